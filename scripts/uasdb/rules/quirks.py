@@ -1,0 +1,34 @@
+"""Quirk flags: letters the kernel knows, and flags wherever a quirk was needed."""
+from ..problems import Finding
+from . import rule
+
+
+@rule("quirk-letter-known", "every quirk letter is in the kernel's usb-storage.quirks table")
+def quirk_letter_known(record, ctx):
+    for index, report in enumerate(record.data.get("reports", [])):
+        unknown = sorted({c for c in report.get("quirks", "") if c not in ctx.quirk_letters})
+        if unknown:
+            known = ", ".join(f"{k}={v}" for k, v in sorted(ctx.quirk_letters.items()))
+            yield Finding(("reports", index, "quirks"), f"unknown quirk letter(s) {', '.join(unknown)}",
+                          f"use letters from the kernel table: {known}")
+
+
+@rule("quirk-needs-flags", "`uas: works-with-quirk` lists the `quirks` letters used, and only then")
+def quirk_needs_flags(record, ctx):
+    for index, report in enumerate(record.data.get("reports", [])):
+        if report.get("uas") == "works-with-quirk" and not report.get("quirks"):
+            yield Finding(("reports", index, "uas"), "works-with-quirk without the quirk letters",
+                          "add `quirks: u` (or the letters actually used)")
+        if report.get("uas") == "works" and report.get("quirks"):
+            yield Finding(("reports", index, "quirks"), "quirks listed on a report where UAS works without one",
+                          "set `uas: works-with-quirk` or remove `quirks`")
+
+
+@rule("quirk-needs-usb-id", "a quirk can only be written for an adapter whose USB ID is known")
+def quirk_needs_usb_id(record, ctx):
+    if record.data.get("usb_ids"):
+        return
+    for index, report in enumerate(record.data.get("reports", [])):
+        if report.get("uas") == "works-with-quirk":
+            yield Finding(("reports", index, "uas"), "works-with-quirk, but the record has no usb_ids to build the quirk line",
+                          "add `usb_ids:` with the vid and pid from `lsusb`")
