@@ -12,13 +12,15 @@ def _date_fields(record):
         yield ("firmware", index, "date"), firmware.get("date")
 
 
-@rule("date-valid", "dates are real ISO days, not in the future")
+@rule("date-valid", "dates are real ISO days (or months, or years), not in the future")
 def date_valid(record, ctx):
     for field, value in _date_fields(record):
         if not isinstance(value, str):
             continue
+        parts = value.split("-")
         try:
-            day = datetime.date.fromisoformat(value)
+            # A partial date (YYYY or YYYY-MM) is checked at its first day.
+            day = datetime.date(int(parts[0]), int(parts[1]) if len(parts) > 1 else 1, int(parts[2]) if len(parts) > 2 else 1)
         except ValueError:
             yield Finding(field, f"`{value}` is not a calendar date", "write YYYY-MM-DD with a real month and day")
             continue
