@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence
@@ -79,8 +80,13 @@ def _relative(path: Path) -> str:
         return str(path)
 
 
-def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
-          chipset_dir: Optional[Path] = None) -> Result:
+def today_for_checks() -> datetime.date:
+    """Today, or UASDB_TODAY (YYYY-MM-DD) so that test runs do not depend on the calendar."""
+    fixed = os.environ.get("UASDB_TODAY")
+    return datetime.date.fromisoformat(fixed) if fixed else datetime.date.today()
+
+
+def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None) -> Result:
     """Load every record, validate it against its schema, run every rule; return all problems."""
     problems: List[Problem] = []
     records: List[Record] = []
@@ -102,11 +108,12 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
         loaded.problems.extend(schema_found)
         records.append(Record(kind, loaded))
 
-    # References resolve against every chipset in the tree, even when only some files were named.
-    chipset_root = chipset_dir or (DATA_DIR / KIND_DIRS["chipset"])
+    # A record's chipset resolves within its own data tree (data/adapters/x.yaml -> data/chipsets/),
+    # even when only some files were named on the command line.
     chipset_ids = {r.data.get("id") for r in records if r.kind == "chipset"}
-    chipset_ids |= {p.stem for p in Path(chipset_root).glob("*.yaml")}
-    ctx = Context(chipset_ids=chipset_ids, today=today or datetime.date.today())
+    for folder in {Path(r.path).resolve().parent.parent / KIND_DIRS["chipset"] for r in records if r.kind == "adapter"}:
+        chipset_ids |= {p.stem for p in folder.glob("*.yaml")}
+    ctx = Context(chipset_ids=chipset_ids, today=today or today_for_checks())
 
     for rule in all_rules():
         applicable = [r for r in records if r.kind in rule.kinds]

@@ -16,17 +16,19 @@ def id_matches_filename(record, ctx):
 @rule("unique-ids", "ids and aliases are unique among records of one kind", scope="tree", kinds=("adapter", "chipset"))
 def unique_ids(records, ctx):
     for kind in ("adapter", "chipset"):
+        of_kind = [r for r in records if r.kind == kind]
+        # Ids claim their names before aliases do, so the alias is the one reported as the clash.
+        names = [(r, ("id",), r.data.get("id")) for r in of_kind]
+        names += [(r, ("aliases", i), a) for r in of_kind for i, a in enumerate(r.data.get("aliases", []))]
         seen = {}
-        for record in (r for r in records if r.kind == kind):
-            names = [(("id",), record.data.get("id"))] + [(("aliases", i), a) for i, a in enumerate(record.data.get("aliases", []))]
-            for field, name in names:
-                if not isinstance(name, str):
-                    continue
-                if name in seen and seen[name] is not record:
-                    yield record, Finding(field, f"`{name}` is already used by {seen[name].path}",
-                                          "pick another id, or remove the alias from one of the records")
-                else:
-                    seen.setdefault(name, record)
+        for record, field, name in names:
+            if not isinstance(name, str):
+                continue
+            if name in seen and seen[name] is not record:
+                yield record, Finding(field, f"`{name}` is already used by {seen[name].path}",
+                                      "pick another id, or remove the alias from one of the records")
+            else:
+                seen.setdefault(name, record)
 
 
 @rule("schema-comment", "the first line points editors at the schema", kinds=("adapter", "chipset"), fixable=True)

@@ -1,0 +1,113 @@
+"""`uasdb fmt`: canonical key order and layout, comments kept.
+
+Key order follows the order of `properties` in the schema, at every level, so a
+record reads the same way as the schema and CONTRIBUTING's example. Fields the
+schema does not know keep their place at the end (validate reports them).
+"""
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from .database import discover, kind_of
+from .loader import MAX_FILE_BYTES
+from .schema import load_schema
+
+
+def _yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 4096  # never re-wrap a contributor's lines
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def _reorder(node: Any, schema: Optional[Dict[str, Any]]) -> Any:
+    if schema is None:
+        return node
+    if isinstance(node, CommentedMap):
+        properties = schema.get("properties", {})
+        order = [k for k in properties if k in node] + [k for k in node if k not in properties]
+        if list(node) != order:
+            items = [(k, node[k], node.ca.items.get(k)) for k in order]
+            # Comments attached after the last value must stay at the end of the mapping.
+            for key in list(node):
+                node.pop(key)
+            for key, value, comment in items:
+                node[key] = value
+                if comment is not None:
+                    node.ca.items[key] = comment
+        for key in node:
+            _reorder(node[key], properties.get(key))
+    elif isinstance(node, CommentedSeq):
+        for item in node:
+            _reorder(item, schema.get("items"))
+    return node
+
+
+def canonical_text(path: Path, raw: bytes) -> Optional[str]:
+    """The formatted text of a record, or None when it cannot be parsed (validate explains why)."""
+    kind = kind_of(path)
+    if kind is None or len(raw) > MAX_FILE_BYTES:
+        return None
+    try:
+        text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError:
+        return None
+    # Tabs are only ever fixable in indentation; elsewhere they would change a value.
+    text = "\n".join(_detab_indent(line) for line in text.split("\n"))
+    yaml = _yaml()
+    try:
+        data = yaml.load(text)
+    except Exception:  # ruamel raises many error types for bad YAML; validate reports them precisely
+        return None
+    if not isinstance(data, CommentedMap):
+        return None
+    _reorder(data, load_schema(kind))
+    out = io.StringIO()
+    yaml.dump(data, out)
+    body = out.getvalue()
+    header = f"# yaml-language-server: $schema=../../schema/{kind}.schema.json"
+    lines = body.split("\n")
+    if lines and lines[0].startswith("# yaml-language-server:"):
+        lines = lines[1:]
+    body = "\n".join([header] + lines)
+    body = "\n".join(line.rstrip() for line in body.split("\n")).rstrip("\n") + "\n"
+    return body
+
+
+def _detab_indent(line: str) -> str:
+    stripped = line.lstrip(" \t")
+    indent = line[: len(line) - len(stripped)]
+    return indent.replace("\t", "  ") + stripped
+
+
+def run_fmt(paths: List[Path], check_only: bool) -> int:
+    changed: List[str] = []
+    unparsable: List[str] = []
+    for path in discover(paths):
+        raw = path.read_bytes()
+        formatted = canonical_text(path, raw)
+        if formatted is None:
+            unparsable.append(str(path))
+            continue
+        if formatted.encode("utf-8") != raw:
+            changed.append(str(path))
+            if not check_only:
+                path.write_text(formatted, encoding="utf-8", newline="\n")
+    for name in unparsable:
+        print(f"{name}: not formatted: the file does not parse — run `uasdb validate {name}` for the exact problem", file=sys.stderr)
+    if check_only:
+        for name in changed:
+            print(f"{name}: needs formatting — run `uasdb fmt {name}`")
+        if changed or unparsable:
+            print(f"{len(changed)} file(s) need formatting", file=sys.stderr)
+        return 1 if changed or unparsable else 0
+    for name in changed:
+        print(f"formatted {name}")
+    return 1 if unparsable else 0
