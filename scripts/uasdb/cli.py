@@ -86,6 +86,17 @@ def cmd_export(args) -> int:
     return run_export(Path(args.out))
 
 
+def cmd_import(args) -> int:
+    # Generated reference files: data/kernel/, data/usb-ids/, data/smartmontools/ (see docs/kernel.md).
+    from .database import DATA_DIR
+    from .importers import drivedb, kernel, usbids
+    if args.command == "import-kernel":
+        return kernel.run_import_kernel(args.path, DATA_DIR, args.check)
+    if args.command == "import-usbids":
+        return usbids.run_import_usbids(args.path, DATA_DIR, args.check)
+    return drivedb.run_import_drivedb(args.path, DATA_DIR, args.check)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="uasdb", description="USB storage adapter compatibility database tools.")
     parser.add_argument("--version", action="version", version=f"uasdb {__version__}")
@@ -118,6 +129,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help="write the data and verdicts the site and API are built from")
     p.add_argument("--out", default="site/data/generated", help="output folder")
     p.set_defaults(func=cmd_export)
+
+    for name, what, path_help in (
+            ("import-kernel", "write data/kernel/linux-X.Y.yaml from a kernel source tree or tarball",
+             "kernel source folder or tarball, e.g. /usr/src/linux-source-6.12.tar.xz"),
+            ("import-usbids", "write data/usb-ids/usb-ids.yaml from usb.ids (after import-kernel and import-drivedb)",
+             "usb.ids file (default: /usr/share/misc/usb.ids)"),
+            ("import-drivedb", "write data/smartmontools/drivedb-usb.yaml from smartmontools' drivedb.h",
+             "drivedb.h (default: /usr/share/smartmontools/drivedb.h)")):
+        p = sub.add_parser(name, help=what)
+        p.add_argument("path", nargs=None if name == "import-kernel" else "?", help=path_help)
+        p.add_argument("--check", action="store_true", help="write nothing; exit 1 if the committed file differs from a fresh import")
+        p.set_defaults(func=cmd_import)
     return parser
 
 
