@@ -145,9 +145,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    from .reference import ReferenceDataError
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
+    except ReferenceDataError as error:
+        print(error, file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

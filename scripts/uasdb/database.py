@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence
 
-from .kernel_flags import QUIRK_LETTERS
+from .kernel_flags import quirk_letters
 from .loader import Loaded, load_file
 from .problems import Finding, Problem
+from .reference import KernelTable, UsbIds, load_kernel, load_usbids
 from .rules import all_rules
 from .schema import schema_problems
 
@@ -40,7 +41,10 @@ class Record:
 class Context:
     chipset_ids: set
     today: datetime.date
-    quirk_letters: Dict[str, str] = field(default_factory=lambda: dict(QUIRK_LETTERS))
+    quirk_letters: Dict[str, str] = field(default_factory=quirk_letters)
+    # Generated reference data (data/kernel/, data/usb-ids/); tests pass small tables instead.
+    kernel: KernelTable = field(default_factory=load_kernel)
+    usbids: UsbIds = field(default_factory=load_usbids)
 
 
 @dataclass

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 from .database import DATA_DIR, REPO_ROOT, check
+from .kernel_export import add_reference
 from .verdicts import PLATFORMS, VERDICT_TEXT, adapter_verdict, combined_quirk_line
 
 API_SCHEMA_VERSION = 1
@@ -99,7 +100,8 @@ def build(records) -> Dict[str, Any]:
     naughty = [a for a in adapters if a["verdict"]["list"] == "naughty"]
     nice = [a for a in adapters if a["verdict"]["list"] == "nice"]
     naughty_verdicts = [v for v in verdicts if v.listing == "naughty"]
-    return {
+    # add_reference joins what Linux, usb.ids and smartmontools already know (kernel_export.py).
+    return add_reference({
         "adapters": adapters,
         "chipsets": chipset_list,
         "usb": dict(sorted(usb.items())),
@@ -112,7 +114,7 @@ def build(records) -> Dict[str, Any]:
         "verdict_text": VERDICT_TEXT,
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice)},
-    }
+    })
 
 
 def _wrap(result: Any, generated_at: str) -> Dict[str, Any]:
@@ -159,6 +161,7 @@ def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
                                       for i in slot["adapters"]])
         _write_json(api / "usb" / slot["vid"] / f"{slot['pid']}.json", _wrap(result, generated_at))
     _write_json(api / "lists.json", _wrap(site["lists"], generated_at))
+    _write_json(api / "kernel.json", _wrap(site["kernel"], generated_at))
     (out_dir / "static" / "adapters.csv").write_text(adapters_csv(site["adapters"]), encoding="utf-8")
 
 

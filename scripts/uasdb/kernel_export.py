@@ -1,0 +1,222 @@
+"""What Linux, usb.ids and smartmontools already know, joined onto the export.
+
+`add_reference(site)` extends the dict export.build() makes:
+  usb[vid:pid].kernel           built-in table entries for the ID (flags with letters, bcdDevice range, strings, header:line)
+  usb[vid:pid].kernel_runtime   uas-detect.h checks that add flags while probing
+  usb[vid:pid].usbids           vendor and product names from usb.ids
+  usb[vid:pid].smartctl         smartmontools' entries for the ID, first one is what smartctl uses
+  usb                           gains every ID the kernel lists, with or without an adapter record
+  adapters[].kernel             what Linux applies to the adapter's IDs, in words, and the quirk
+                                line rewritten so it keeps the built-in flags a user entry would drop
+  kernel, usbids, smartmontools versions and the quirk letter table; lists.kernel_only
+Nothing here decides a verdict; it only explains what the kernel does on its own.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
+
+from .kernel_flags import FLAG_PLAIN, flag_text
+from .reference import DriveDb, KernelEntry, KernelTable, RuntimeCheck, UsbIds, load_drivedb, load_kernel, load_usbids
+
+Span = Optional[Tuple[str, str]]
+
+
+def flag_list(flags: Iterable[str], table: KernelTable) -> List[Dict[str, Any]]:
+    letter_of = table.letter_of
+    return [{"name": f, "letter": letter_of.get(f), "plain": FLAG_PLAIN.get(f)} for f in flags]
+
+
+def entry_json(entry: KernelEntry, table: KernelTable) -> Dict[str, Any]:
+    return {
+        "usb_id": entry.usb_id,
+        "flags": flag_list(entry.flags, table),
+        "letters": "".join(sorted(l for l in (table.letter_of.get(f) for f in entry.flags) if l)),
+        "bcd": {"min": entry.bcd_min, "max": entry.bcd_max},
+        "every_bcd": entry.every_bcd,
+        "vendor": entry.vendor,
+        "product": entry.product,
+        "file": entry.file,
+        "line": entry.line,
+        "source": f"{entry.file}:{entry.line}",
+        "condition": entry.condition,
+    }
+
+
+def runtime_json(check: RuntimeCheck, table: KernelTable, usb_id: str) -> Dict[str, Any]:
+    return {
+        "usb_id": usb_id,
+        "flags": flag_list(check.flags, table),
+        "decided_by": list(check.decided_by),
+        "strings": dict(check.strings),
+        "unconditional": check.unconditional,
+        "file": check.file,
+        "line": check.line,
+        "source": f"{check.file}:{check.line}",
+    }
+
+
+def _bcd_text(entry: KernelEntry) -> str:
+    return "" if entry.every_bcd else f" (bcdDevice {entry.bcd_min}–{entry.bcd_max})"
+
+
+def explain(table: KernelTable, usb_id: str, entries: List[KernelEntry], runtime: List[RuntimeCheck]) -> List[str]:
+    """Plain sentences: what Linux does by itself for one ID. Identical entries in both headers
+    (an ID in unusual_devs.h and unusual_uas.h) make one sentence naming both places."""
+    grouped: Dict[Tuple, List[KernelEntry]] = {}
+    for entry in entries:
+        if entry.flags:
+            grouped.setdefault((entry.bcd_min, entry.bcd_max, entry.flags, entry.condition), []).append(entry)
+    lines = []
+    for (_, _, flags, condition), same in grouped.items():
+        where = f" when built with {condition}" if condition else ""
+        sources = ", ".join(f"{e.file}:{e.line}" for e in same)
+        lines.append(f"Linux {table.version} already applies to {usb_id}{_bcd_text(same[0])}{where}: "
+                     + ", ".join(flag_text(f) for f in flags) + f" [{sources}]")
+    for check in runtime:
+        flags = ", ".join(flag_text(f) for f in check.flags)
+        if check.unconditional:
+            scope = f"every {check.vid} device" if not check.pids else usb_id
+            lines.append(f"Linux {table.version} adds {flags} to {scope} when uas probes it [{check.file}:{check.line}]")
+        elif check.strings:
+            named = " and ".join(f"{k} string `{v}`" for k, v in check.strings)
+            lines.append(f"Linux {table.version} adds {flags} to {usb_id} only for devices with {named} [{check.file}:{check.line}]")
+        else:
+            lines.append(f"Linux {table.version} looks at the device ({', '.join(check.decided_by)}) and may add "
+                         + " or ".join(check.flags) + f" to {usb_id} [{check.file}:{check.line}]")
+    return lines
+
+
+def _relevant(table: KernelTable, vid: str, pid: str, span: Span) -> List[KernelEntry]:
+    entries = [e for e in table.entries_for(vid, pid) if e.condition is None]
+    return [e for e in entries if e.overlaps(*span)] if span else entries
+
+
+def preserve_builtin(table: KernelTable, quirk_entry: str, span: Span = None) -> Dict[str, Any]:
+    """A usb-storage.quirks entry replaces the built-in lettered flags of its ID: usb.c clears all
+    of them before setting the user's letters. Return the entry with the letters that keep the
+    ones that still matter. With `u` (IGNORE_UAS) the device runs on usb-storage, so flags the
+    kernel documents as uas-only have no effect and are not added back."""
+    vid, pid, letters = quirk_entry.split(":")
+    entries = _relevant(table, vid, pid, span)
+    replaced = set(table.user_entry_replaces)
+    letter_of = table.letter_of
+    builtin: List[str] = []
+    for entry in entries:
+        builtin.extend(f for f in entry.flags if f not in builtin)
+    runtime = table.runtime_for(vid, pid)
+    for check in runtime:
+        if check.unconditional:
+            builtin.extend(f for f in check.flags if f not in builtin)
+    chosen = {table.letters[c] for c in letters if c in table.letters}
+    dropped = [f for f in builtin if f in replaced and f in letter_of and f not in chosen]
+    uas_off = "IGNORE_UAS" in chosen
+    no_effect = [f for f in dropped if uas_off and table.letter_drivers.get(letter_of[f]) == "uas"]
+    kept = [f for f in builtin if f not in replaced]
+    runtime_replaced = sorted({f for c in runtime if not c.unconditional for f in c.flags if f in replaced and f not in chosen})
+    preserving = "".join(sorted(set(letters) | {letter_of[f] for f in dropped if f not in no_effect}))
+    always = {f for e in entries if (e.covers(*span) if span else e.every_bcd) for f in e.flags}
+    always |= {f for c in runtime if c.unconditional for f in c.flags}
+    return {
+        "entry": quirk_entry,
+        "preserving": f"{vid}:{pid}:{preserving}",
+        "dropped": dropped,                     # built-in lettered flags the entry clears
+        "dropped_without_effect": no_effect,    # ...of which uas-only ones, moot once uas is off
+        "kept": kept,                           # built-in flags without a letter: a user entry cannot clear them
+        "runtime_replaced": runtime_replaced,   # flags uas-detect.h might pick that the entry overrides
+        "bcd_dependent": any(not (e.covers(*span) if span else e.every_bcd) for e in entries),
+        # True when Linux sets every flag of the entry by itself for every firmware: no line needed.
+        "builtin_already": bool(chosen) and chosen <= always,
+    }
+
+
+def _span_of(adapter: Dict[str, Any], vid: str, pid: str) -> Span:
+    for usb_id in adapter.get("usb_ids", []):
+        if usb_id["vid"] == vid and usb_id["pid"] == pid and usb_id.get("bcd_device"):
+            return usb_id["bcd_device"]["min"], usb_id["bcd_device"]["max"]
+    return None
+
+
+def adapter_kernel(adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any]:
+    builtin, runtime, summary = [], [], []
+    for usb_id in adapter.get("usb_ids", []):
+        key = f"{usb_id['vid']}:{usb_id['pid']}"
+        span = _span_of(adapter, usb_id["vid"], usb_id["pid"])
+        entries = _relevant(table, usb_id["vid"], usb_id["pid"], span) + \
+            [e for e in table.entries_for(usb_id["vid"], usb_id["pid"]) if e.condition is not None]
+        checks = table.runtime_for(usb_id["vid"], usb_id["pid"])
+        builtin.extend(entry_json(e, table) for e in entries)
+        runtime.extend(runtime_json(c, table, key) for c in checks)
+        summary.extend(explain(table, key, entries, checks))
+    quirks = []
+    for entry in adapter["verdict"].get("quirk_entries", []):
+        vid, pid, _ = entry.split(":")
+        quirks.append(preserve_builtin(table, entry, _span_of(adapter, vid, pid)))
+    preserving = [q["preserving"] for q in quirks]
+    return {
+        "version": table.version,
+        "builtin": builtin,
+        "runtime": runtime,
+        "summary": summary,
+        "quirk_entries": quirks,
+        "quirk_entries_preserving_builtin": preserving,
+        "quirk_line_preserving_builtin": "usb-storage.quirks=" + ",".join(preserving) if preserving else None,
+    }
+
+
+def uas_relevant(table: KernelTable, entry: KernelEntry) -> bool:
+    """Entries that change how uas treats a device: anything in unusual_uas.h, IGNORE_UAS, and
+    flags the kernel documents as mattering only under uas."""
+    uas_only = {table.letters[l] for l, drivers in table.letter_drivers.items() if drivers == "uas"}
+    return entry.file.endswith("unusual_uas.h") or any(f == "IGNORE_UAS" or f in uas_only for f in entry.flags)
+
+
+def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usbids: Optional[UsbIds] = None,
+                  drivedb: Optional[DriveDb] = None) -> Dict[str, Any]:
+    table = table or load_kernel()
+    usbids = usbids or load_usbids()
+    drivedb = drivedb or load_drivedb()
+    usb = site["usb"]
+    for key in table.ids():
+        vid, pid = key.split(":")
+        usb.setdefault(key, {"vid": vid, "pid": pid, "adapters": [], "chipsets": []})
+    for key, slot in usb.items():
+        vid, pid = slot["vid"], slot["pid"]
+        slot["kernel"] = [entry_json(e, table) for e in table.entries_for(vid, pid)]
+        slot["kernel_runtime"] = [runtime_json(c, table, key) for c in table.runtime_for(vid, pid)]
+        slot["kernel_summary"] = explain(table, key, table.entries_for(vid, pid), table.runtime_for(vid, pid))
+        slot["usbids"] = {"vendor": usbids.vendor(vid), "product": usbids.product(vid, pid)}
+        slot["smartctl"] = [{k: v for k, v in e.items() if not k.startswith("_")} for e in drivedb.matches(vid, pid)]
+    site["usb"] = dict(sorted(usb.items()))
+
+    for adapter in site["adapters"]:
+        adapter["kernel"] = adapter_kernel(adapter, table)
+
+    naughty = {a["id"]: a for a in site["adapters"] if a["id"] in set(site["lists"].get("naughty", []))}
+    combined: Dict[str, Set[str]] = {}
+    for adapter in naughty.values():
+        for entry in adapter["kernel"]["quirk_entries_preserving_builtin"]:
+            vid, pid, letters = entry.split(":")
+            combined.setdefault(f"{vid}:{pid}", set()).update(letters)
+    site["lists"]["naughty_quirk_line_preserving_builtin"] = (
+        "usb-storage.quirks=" + ",".join(f"{k}:{''.join(sorted(v))}" for k, v in sorted(combined.items())) if combined else None)
+
+    recorded = {key for key, slot in site["usb"].items() if slot["adapters"]}
+    site["lists"]["kernel_only"] = sorted({e.usb_id for e in table.entries if uas_relevant(table, e)} - recorded)
+
+    site["kernel"] = {
+        "version": table.version,
+        "release": table.release,
+        "letters": [{"letter": letter, "flag": flag, "drivers": table.letter_drivers.get(letter, "both"),
+                     "plain": FLAG_PLAIN.get(flag)} for letter, flag in sorted(table.letters.items())],
+        "user_entry_replaces": list(table.user_entry_replaces),
+        "runtime": [runtime_json(c, table, f"{c.vid}:{','.join(c.pids) or '*'}") for c in table.runtime],
+        "entries": len(table.entries),
+        "ids": len(table.ids()),
+    }
+    site["usbids"] = {"version": usbids.version}
+    site["smartmontools"] = {"drivedb_version": drivedb.version}
+    counts = site.setdefault("counts", {})
+    counts["usb_ids"] = len(site["usb"])
+    counts["kernel_ids"] = len(table.ids())
+    counts["kernel_only"] = len(site["lists"]["kernel_only"])
+    return site
