@@ -162,6 +162,10 @@ class UsbIds:
     vendors: Dict[str, str]
     products: Dict[str, str]      # vvvv:pppp -> name, storage-relevant IDs only
 
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "UsbIds":
+        return cls(str(data["usb_ids_version"]), dict(data["vendors"]), dict(data["products"]))
+
     def vendor(self, vid: str) -> Optional[str]:
         return self.vendors.get(vid)
 
@@ -174,7 +178,7 @@ def load_usbids(data_dir: Path = DATA_DIR) -> UsbIds:
     path = Path(data_dir) / "usb-ids" / "usb-ids.yaml"
     data = _load(path, "uasdb import-usbids")
     try:
-        return UsbIds(str(data["usb_ids_version"]), dict(data["vendors"]), dict(data["products"]))
+        return UsbIds.from_dict(data)
     except (KeyError, TypeError) as exc:
         raise ReferenceDataError(f"{path}: missing field {exc} — run `uasdb import-usbids` again") from None
 
@@ -185,6 +189,11 @@ def load_usbids(data_dir: Path = DATA_DIR) -> UsbIds:
 class DriveDb:
     version: str
     entries: List[Dict[str, Any]]
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "DriveDb":
+        entries = [dict(e, _pattern=re.compile(e["id_pattern"])) for e in data["entries"]]
+        return cls(str(data["drivedb_version"]), entries)
 
     def matches(self, vid: str, pid: str) -> List[Dict[str, Any]]:
         """drivedb entries for an ID, in file order (smartctl uses the first that fits)."""
@@ -197,7 +206,6 @@ def load_drivedb(data_dir: Path = DATA_DIR) -> DriveDb:
     path = Path(data_dir) / "smartmontools" / "drivedb-usb.yaml"
     data = _load(path, "uasdb import-drivedb")
     try:
-        entries = [dict(e, _pattern=re.compile(e["id_pattern"])) for e in data["entries"]]
-        return DriveDb(str(data["drivedb_version"]), entries)
+        return DriveDb.from_dict(data)
     except (KeyError, TypeError, re.error) as exc:
         raise ReferenceDataError(f"{path}: malformed ({exc}) — run `uasdb import-drivedb` again") from None
