@@ -1,0 +1,55 @@
+"""One source of truth: the quirk letters come from the generated kernel file, and every flag has words."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from uasdb import kernel_flags
+from uasdb.reference import ReferenceDataError, kernel_file, load_kernel
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_letters_are_read_from_the_generated_file():
+    generated = yaml.safe_load(kernel_file().read_text(encoding="utf-8"))["quirk_letters"]
+    assert kernel_flags.quirk_letters() == {letter: info["flag"] for letter, info in generated.items()}
+    assert kernel_flags.QUIRK_LETTERS["u"] == "IGNORE_UAS"
+
+
+def test_every_kernel_flag_has_plain_words():
+    catalogue = yaml.safe_load(kernel_file().read_text(encoding="utf-8"))["flags"]
+    missing = sorted(f["name"] for f in catalogue if f["name"] not in kernel_flags.FLAG_PLAIN)
+    assert not missing, f"add plain words for {missing} to FLAG_PLAIN in scripts/uasdb/kernel_flags.py"
+    assert kernel_flags.flag_text("IGNORE_UAS") == "IGNORE_UAS (falls back to usb-storage)"
+
+
+def test_newest_kernel_file_wins(tmp_path):
+    (tmp_path / "kernel").mkdir()
+    for version in ("6.9", "6.12"):
+        (tmp_path / "kernel" / f"linux-{version}.yaml").write_text("")
+    assert kernel_file(tmp_path).name == "linux-6.12.yaml"
+
+
+def test_missing_reference_file_says_how_to_make_it(tmp_path):
+    with pytest.raises(ReferenceDataError, match=r"run `uasdb import-kernel"):
+        load_kernel(tmp_path)
+
+
+def _uasdb(*args):
+    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts"))
+    return subprocess.run([sys.executable, "-m", "uasdb", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_import_command_with_a_bad_path_fails_cleanly():
+    result = _uasdb("import-kernel", "/nonexistent/linux.tar.xz")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "/nonexistent/linux.tar.xz: no such file or folder — give a kernel source tree or a linux-source tarball" in result.stderr
+
+
+def test_import_commands_are_listed():
+    result = _uasdb("--help")
+    for name in ("import-kernel", "import-usbids", "import-drivedb"):
+        assert name in result.stdout
