@@ -122,16 +122,19 @@ def read_header(text: str, file: str, macros: Tuple[str, ...]) -> Header:
     had_else = set()                     # lines of the #ifs whose #else has been seen
     switches: List[Tuple[int, str]] = [(0, "")]
     pos = 0
-    for raw_line in code.splitlines(keepends=True):
+    continued_until = 0                  # end of the last directive, whose continuation lines we skip
+    for raw_line in code.split("\n"):
         start = pos
-        pos += len(raw_line)
-        if not raw_line.lstrip().startswith("#"):
+        pos += len(raw_line) + 1
+        if start < continued_until or not raw_line.lstrip().startswith("#"):
             continue
         # A directive runs on while its physical lines end in a backslash.
         end = pos
         while code[start:end].rstrip("\n").endswith("\\") and end < len(code):
             next_end = code.find("\n", end)
             end = len(code) if next_end < 0 else next_end + 1
+        end = min(end, len(code))
+        continued_until = end
         directive_text = code[start:end]
         for k in range(start, end):
             if chars[k] != "\n":
