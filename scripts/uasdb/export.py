@@ -3,6 +3,7 @@
 `uasdb export --out DIR` writes
   DIR/site.json             everything the templates need, in one file (Hugo reads it as hugo.Data.generated.site)
   DIR/api/v1/...            the public JSON API and adapters.csv, copied into the site as static files
+What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md).
 Every JSON file of the API is wrapped as {"schema_version", "generated_at", "result"}.
 The export refuses to run on data with errors, so nothing invalid or partial is published.
 """
