@@ -81,8 +81,10 @@ def storage_ids(data_dir: Path) -> Tuple[Set[str], list]:
 
 def trim(parsed: Dict[str, Any], keys: Iterable[str], patterns: list) -> Dict[str, Any]:
     wanted = set(keys)
+    # One alternation instead of ~200 separate patterns: the same matches, much faster.
+    combined = re.compile("|".join(f"(?:{p.pattern})" for p in patterns)) if patterns else None
     products = {key: name for key, name in parsed["products"].items()
-                if key in wanted or any(p.fullmatch(f"0x{key[:4]}:0x{key[5:]}") for p in patterns)}
+                if key in wanted or (combined and combined.fullmatch(f"0x{key[:4]}:0x{key[5:]}"))}
     return {"version": parsed["version"], "vendors": dict(sorted(parsed["vendors"].items())),
             "products": dict(sorted(products.items()))}
 
