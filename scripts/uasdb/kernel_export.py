@@ -163,11 +163,11 @@ def adapter_kernel(adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any
     }
 
 
-def uas_relevant(table: KernelTable, entry: KernelEntry) -> bool:
-    """Entries that change how uas treats a device: anything in unusual_uas.h, IGNORE_UAS, and
-    flags the kernel documents as mattering only under uas."""
-    uas_only = {table.letters[l] for l, drivers in table.letter_drivers.items() if drivers == "uas"}
-    return entry.file.endswith("unusual_uas.h") or any(f == "IGNORE_UAS" or f in uas_only for f in entry.flags)
+def uas_relevant_ids(table: KernelTable) -> Set[str]:
+    """IDs whose entries change how uas treats a device: anything in unusual_uas.h, IGNORE_UAS,
+    and flags the kernel documents as mattering only under uas."""
+    uas_flags = {table.letters[l] for l, drivers in table.letter_drivers.items() if drivers == "uas"} | {"IGNORE_UAS"}
+    return {e.usb_id for e in table.entries if e.file.endswith("unusual_uas.h") or uas_flags & set(e.flags)}
 
 
 def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usbids: Optional[UsbIds] = None,
@@ -201,7 +201,7 @@ def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usb
         "usb-storage.quirks=" + ",".join(f"{k}:{''.join(sorted(v))}" for k, v in sorted(combined.items())) if combined else None)
 
     recorded = {key for key, slot in site["usb"].items() if slot["adapters"]}
-    site["lists"]["kernel_only"] = sorted({e.usb_id for e in table.entries if uas_relevant(table, e)} - recorded)
+    site["lists"]["kernel_only"] = sorted(uas_relevant_ids(table) - recorded)
 
     site["kernel"] = {
         "version": table.version,
