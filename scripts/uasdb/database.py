@@ -103,7 +103,9 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None) -> 
             problems.append(loaded.problem((), "record files end in .yaml", f"rename it to {path.stem}.yaml", "file-location"))
         if loaded.data is None:
             continue
-        schema_found = schema_problems(kind, loaded)
+        # Where the loader already explained a value (alias, unquoted yes), the schema's view of it adds nothing.
+        explained = {p.field for p in loaded.problems}
+        schema_found = [p for p in schema_problems(kind, loaded) if p.field not in explained]
         problems.extend(schema_found)
         loaded.problems.extend(schema_found)
         records.append(Record(kind, loaded))

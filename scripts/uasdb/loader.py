@@ -154,9 +154,9 @@ def _build(events: list, loaded: Loaded) -> Any:
                 child = path + (key,)
                 if key in mapping:
                     first = loaded.key_marks[child]
-                    loaded.key_marks[child + ("duplicate",)] = key_pos
-                    loaded.add(child + ("duplicate",), f"duplicate key `{key}` (first at line {first[0]}); YAML would silently keep only the last",
-                               "merge the two entries into one", "yaml-duplicate-key", at_key=True)
+                    loaded.problems.append(Problem(loaded.path, key_pos[0], key_pos[1], child,
+                                                   f"duplicate key `{key}` (first at line {first[0]}); YAML would silently keep only the last",
+                                                   "merge the two entries into one", "yaml-duplicate-key"))
                     node(child + ("duplicate",))
                     continue
                 loaded.key_marks[child] = key_pos
@@ -192,8 +192,9 @@ def load_text(path: str, raw: bytes) -> Loaded:
     loaded.text = text
     for match in re.finditer("\t", text):
         line, column = _line_col(text, match.start())
-        loaded.problems.append(Problem(path, line, column, (), "tab character",
-                                       "indent and separate with spaces (`uasdb fmt` replaces tabs in indentation)", "file-tabs"))
+        in_indent = not text[text.rfind("\n", 0, match.start()) + 1: match.start()].strip(" \t")
+        fix = "indent with spaces (`uasdb fmt` does it)" if in_indent else "replace the tab with a space"
+        loaded.problems.append(Problem(path, line, column, (), "tab character", fix, "file-tabs"))
         text = text[: match.start()] + " " + text[match.start() + 1:]
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         loaded.add((), "file is empty", "write a record, starting from the example in CONTRIBUTING.md", "file-empty")
@@ -206,6 +207,14 @@ def load_text(path: str, raw: bytes) -> Loaded:
         what = exc.problem or "invalid YAML"
         loaded.problems.append(Problem(path, line, column, (), f"invalid YAML: {what}" + (f" ({exc.context})" if exc.context else ""),
                                        "check indentation and quoting on this line and the one before", "yaml-syntax"))
+        return loaded
+    except yaml.reader.ReaderError as exc:  # control characters: not marked, but positioned
+        line, column = _line_col(text, exc.position)
+        loaded.problems.append(Problem(path, line, column, (), f"control character {exc.character!r} is not allowed in YAML",
+                                       "delete it; re-save the file as plain UTF-8 text", "file-encoding"))
+        return loaded
+    except yaml.YAMLError as exc:
+        loaded.problems.append(Problem(path, 1, 1, (), f"invalid YAML: {exc}", "check the file's syntax", "yaml-syntax"))
         return loaded
     body = [e for e in events if not isinstance(e, (yaml.StreamStartEvent, yaml.StreamEndEvent,
                                                      yaml.DocumentStartEvent, yaml.DocumentEndEvent))]
