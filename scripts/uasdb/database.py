@@ -62,7 +62,7 @@ def kind_of(path: Path) -> Optional[str]:
 
 def discover(paths: Sequence[Path] = ()) -> List[Path]:
     """Record files under the given files/folders (default: all of data/), sorted."""
-    roots = list(paths) or [DATA_DIR / folder for folder in KIND_DIRS.values()]
+    roots = list(paths) or [d for d in (DATA_DIR / folder for folder in KIND_DIRS.values()) if d.is_dir()]
     files = []
     for root in roots:
         root = Path(root)
