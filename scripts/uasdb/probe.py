@@ -1012,9 +1012,9 @@ def report_text(report: Dict[str, Any], comments: Dict[str, str]) -> List[str]:
     lines[0] = "- " + lines[0].lstrip()
     if report["source"]["tested_by"].startswith("<"):
         lines.insert(0, "# set tested_by to your GitHub handle (or run the probe with --handle NAME)")
-    for key in ("stability", "blamed_on"):
-        if key in comments:
-            lines.append(f"  # {key}: {comments[key]}")
+    for key, comment in comments.items():  # hints for fields the probe could not fill in
+        if key not in report:
+            lines.append(f"  # {key}: {comment}")
     return lines
 
 
