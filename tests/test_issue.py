@@ -229,3 +229,22 @@ def test_fixture_issue_bodies_use_the_forms_labels():
             continue
         headings = {line[4:] for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("### ")}
         assert headings <= labels, (path.name, headings - labels)
+
+
+def test_fresh_probe_output_pasted_into_the_form_becomes_a_report(data_dir, capsys):
+    """End to end: the probe's output today, pasted into the form, added to the matching record."""
+    from uasdb import probe
+    trees = HERE / "fixtures" / "probe"
+    assert probe.main(["--root", str(trees / "trees" / "pi4-user-quirk"), "--date", "2026-11-19", "--data", str(data_dir)]) == 0
+    output = capsys.readouterr().out
+    assert "152d:0578 is in uasdb: acme-box" in output
+    text = body("report-for-existing-adapter.md").replace("### Probe output\n\n_No response_",
+                                                            "### Probe output\n\n```text\n" + output + "```")
+    text = text.replace("broken — fails even with quirks", "works-with-quirk — only usable with a usb-storage.quirks entry")
+    text = text.replace("disconnects — the drive dropped off", "stable — no errors in dmesg during sustained use")
+    text = text.replace("power — not enough power (under-voltage, bus-powered hard disk)", "_No response_")
+    result = issue_mod.from_issue(text, "issue", "octocat", DATE, data_dir)
+    report = load_text("acme-box.yaml", result.text.encode()).data["reports"][1]
+    assert (report["date"], report["source"], report["uas"], report["quirks"]) == \
+        ("2026-11-19", {"tested_by": "octocat"}, "works-with-quirk", "u")
+    assert "cmdline usb-storage.quirks=152d:0578:u" in report["evidence"]["probe"]

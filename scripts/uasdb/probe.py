@@ -614,6 +614,9 @@ def descriptors_offer_uas(raw: Optional[bytes]) -> Optional[bool]:
 def read_linux_devices(env: Env) -> List[Device]:
     """Every USB device with a mass-storage interface, from sysfs."""
     base = env.path("sys/bus/usb/devices")
+    if not base.is_dir() and env.path("sys/class").is_dir():
+        raise ProbeError(f"{base} does not exist: this Linux system has no USB bus (a container or virtual machine "
+                         "without USB passed through?). Run the probe on the computer the adapter is plugged into")
     if not base.is_dir():
         raise ProbeError(f"{base} does not exist: this does not look like a Linux system with sysfs mounted "
                          "(on a Mac the probe reads ioreg instead; elsewhere, paste `lsusb -t` into the issue form)")
@@ -1008,13 +1011,14 @@ def report_dict(device: Device, system: System, finding: Finding, handle: Option
 
 
 def report_text(report: Dict[str, Any], comments: Dict[str, str]) -> List[str]:
-    lines = yaml_mapping(report, 2, comments)
-    lines[0] = "- " + lines[0].lstrip()
+    # The layout `uasdb fmt` writes under `reports:`, so the block can be pasted as it is.
+    lines = yaml_mapping(report, 4, comments)
+    lines[0] = "  - " + lines[0].lstrip()
     if report["source"]["tested_by"].startswith("<"):
         lines.insert(0, "# set tested_by to your GitHub handle (or run the probe with --handle NAME)")
     for key, comment in comments.items():  # hints for fields the probe could not fill in
         if key not in report:
-            lines.append(f"  # {key}: {comment}")
+            lines.append(f"    # {key}: {comment}")
     return lines
 
 
@@ -1144,7 +1148,7 @@ class Progress:
     """One updating line on stderr, at most a few times a second."""
 
     def __init__(self, label: str, enabled: bool = True) -> None:
-        self.label, self.enabled, self.last = label, enabled, 0.0
+        self.label, self.enabled, self.last = label, enabled, time.monotonic()
 
     def update(self, done: int, total: Optional[int], started: float) -> None:
         now = time.monotonic()
@@ -1195,6 +1199,7 @@ def own_sequential_read(path: str, size: int, progress: Progress, block: int = 1
     finally:
         os.close(fd)
         buffer.close()
+    progress.finish(f"{done / elapsed / 1e6:.1f} MB/s")
     return done / elapsed / 1e6, f"uasdb probe reader, {block // 1024} KiB blocks, {done // (1024 * 1024)} MiB" + (", O_DIRECT" if direct else ", page cache not bypassed")
 
 
@@ -1223,6 +1228,7 @@ def own_random_io(path: str, span: int, seconds: float, progress: Progress, writ
     finally:
         os.close(fd)
         buffer.close()
+    progress.finish(f"{done / elapsed / 1e6:.1f} MB/s")
     return done / elapsed / 1e6, f"uasdb probe, queue depth 1, {seconds:g} s" + (", O_DIRECT" if direct else ", page cache not bypassed")
 
 
@@ -1240,6 +1246,7 @@ def own_sequential_write(path: str, size: int, progress: Progress, block: int = 
     finally:
         os.close(fd)
         buffer.close()
+    progress.finish(f"{done / elapsed / 1e6:.1f} MB/s")
     return done / elapsed / 1e6, f"uasdb probe writer, {block // 1024} KiB blocks, {size // (1024 * 1024)} MiB, fsync" + (", O_DIRECT" if direct else "")
 
 
@@ -1272,6 +1279,8 @@ def run_benchmarks(plan: BenchPlan, progress_enabled: bool = True, use_tools: bo
     hdparm = use_tools and shutil.which("hdparm") is not None
 
     def add(test: str, value: Optional[float], tool: str, note: str) -> None:
+        if progress_enabled and tool != "other":  # fio and hdparm print nothing while they run
+            sys.stderr.write(f"  {test} ({tool}): {f'{value:.1f} MB/s' if value else 'failed'}\n")
         if value:
             results.append({"tool": tool, "test": test, "value": round(value, 1), "unit": "MB/s", "note": note})
 
