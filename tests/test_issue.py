@@ -248,3 +248,8 @@ def test_fresh_probe_output_pasted_into_the_form_becomes_a_report(data_dir, caps
     assert (report["date"], report["source"], report["uas"], report["quirks"]) == \
         ("2026-11-19", {"tested_by": "octocat"}, "works-with-quirk", "u")
     assert "cmdline usb-storage.quirks=152d:0578:u" in report["evidence"]["probe"]
+
+
+def test_adapter_named_by_its_id(data_dir):
+    text = body("report-for-existing-adapter.md").replace("https://uasdb.github.io/adapters/acme-box/", "acme-box")
+    assert issue_mod.from_issue(text, "issue", "octocat", DATE, data_dir).target.adapter_id == "acme-box"

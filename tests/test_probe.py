@@ -370,3 +370,9 @@ def test_today_default_is_a_real_date(capsys):
     assert probe.main(["--root", str(TREES / "pi4-uas"), "--json"]) == 0
     capsys.readouterr()
     assert datetime.date.today().isoformat()
+
+
+def test_bootloader_from_vcgencmd_when_the_device_tree_has_none(capsys, tmp_path):
+    shutil.copy(CAPTURED / "ironsheep-91-vcgencmd-bootloader-version.txt", tmp_path / "vcgencmd-bootloader.txt")
+    report = the_report(capsys, "--root", str(TREES / "pi4-user-quirk"), "--captured", str(tmp_path), "--handle", "octocat")
+    assert report["bootloader"] == "2023-01-11"

@@ -299,12 +299,13 @@ def find_target(issue: Issue, usb_id: Optional[str], data_dir: Path) -> Optional
     adapters = data_dir / "adapters"
     named = issue.value("adapter")
     if named:
-        match = SITE_ADAPTER_URL.search(named.strip()) or (re.match(r"^\s*([a-z0-9-]+)\s*$", named) if ADAPTER_ID.match(named.strip()) else None)
-        if not match:
+        named = named.strip()
+        from_url = SITE_ADAPTER_URL.search(named)
+        adapter_id = from_url.group(1) if from_url else named if ADAPTER_ID.match(named) else None
+        if adapter_id is None:
             issue.problem("adapter", f"`{named}` is neither an adapter id nor an adapter page address",
                           "give the id (e.g. inateck-fe2002) or the page's address, or leave it empty for a new adapter", "issue-adapter")
             return None
-        adapter_id = match.group(1)
         path = adapters / f"{adapter_id}.yaml"
         if not path.is_file():
             issue.problem("adapter", f"there is no adapter `{adapter_id}` in the database",
