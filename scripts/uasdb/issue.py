@@ -394,13 +394,15 @@ def appended_text(existing: str, report: Dict[str, Any]) -> str:
     return out.getvalue()
 
 
-def _validate(text: str, adapter_id: str) -> List[Problem]:
+def _validate(text: str, adapter_id: str, data_dir: Path) -> List[Problem]:
     """Schema and rule problems of the resulting record, checked as `uasdb validate` would."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "adapters" / f"{adapter_id}.yaml"
         path.parent.mkdir()
         path.write_text(text, encoding="utf-8")
-        result = check([path], chipset_dir=DATA_DIR / "chipsets")
+        # The record's chipset resolves in its own tree: point that tree's chipsets at the real ones.
+        (Path(tmp) / "chipsets").symlink_to((data_dir / "chipsets").resolve(), target_is_directory=True)
+        result = check([path])
     return [p for p in result.problems if p.severity == "error"]
 
 
@@ -427,7 +429,7 @@ def from_issue(body: str, path: str, author: Optional[str], date: datetime.date,
             raise IssueError(issue.problems)
     else:
         text = appended_text(target.path.read_text(encoding="utf-8"), report)
-    problems = _validate(text, target.adapter_id)
+    problems = _validate(text, target.adapter_id, data_dir)
     if problems:
         rewritten = [Problem(path, issue.line("usb_id"), 1, p.field, p.message, p.fix, p.rule) for p in problems]
         raise IssueError(rewritten)
