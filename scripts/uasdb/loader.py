@@ -83,6 +83,15 @@ def _scalar_value(event, path: FieldPath, loaded: Loaded) -> Any:
     if event.style:  # quoted or block scalar: always text (libyaml says "" for plain, PyYAML None)
         return value
     tag = _resolver.resolve(yaml.ScalarNode, value, (True, False))
+    if tag not in (_BOOL_TAG, _TIMESTAMP_TAG):  # those two have messages of their own below
+        meaning11 = value if tag == "tag:yaml.org,2002:str" else (
+            None if tag == _NULL_TAG else _NUMBER_CONSTRUCTORS[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, value))
+            if tag in _NUMBER_CONSTRUCTORS else value)
+        meaning12 = yaml12_value(value)
+        if not _same_meaning(meaning11, meaning12):
+            loaded.add(path, f"unquoted `{value}` means {_meaning(meaning11)} to YAML 1.1 tools but {_meaning(meaning12)} to YAML 1.2 tools (Hugo, yq)",
+                       f"quote it: '{value}'", "yaml-ambiguous")
+            return value
     if tag in (_INT_TAG, _FLOAT_TAG):
         loaded.plain_text[path] = value
         number = _NUMBER_CONSTRUCTORS[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, value))
@@ -107,10 +116,46 @@ def _scalar_value(event, path: FieldPath, loaded: Loaded) -> Any:
 
 
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+# YAML 1.2's core schema, which Hugo and yq use. Where it reads a plain value differently from
+# YAML 1.1 (PyYAML), the file means different things to different tools, so it must be quoted.
+_YAML12_RULES = (
+    (re.compile(r"(?:null|Null|NULL|~|)"), lambda s: None),
+    (re.compile(r"(?:true|True|TRUE)"), lambda s: True),
+    (re.compile(r"(?:false|False|FALSE)"), lambda s: False),
+    (re.compile(r"[-+]?[0-9]+"), int),
+    (re.compile(r"0o[0-7]+"), lambda s: int(s[2:], 8)),
+    (re.compile(r"0x[0-9a-fA-F]+"), lambda s: int(s[2:], 16)),
+    (re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"), float),
+    (re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"), lambda s: float(s.replace(".", "", 1))),
+)
+
+
+def yaml12_value(text: str) -> Any:
+    for pattern, convert in _YAML12_RULES:
+        if pattern.fullmatch(text):
+            return convert(text)
+    return text
+
+
+def _same_meaning(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return type(a) is type(b) and a == b
 _NUMBER_CONSTRUCTORS = {
     _INT_TAG: yaml.constructor.SafeConstructor.construct_yaml_int,
     _FLOAT_TAG: yaml.constructor.SafeConstructor.construct_yaml_float,
 }
+
+
+def _meaning(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    return "text"
 
 
 def _build(events: list, loaded: Loaded) -> Any:
