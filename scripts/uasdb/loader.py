@@ -83,6 +83,15 @@ def _scalar_value(event, path: FieldPath, loaded: Loaded) -> Any:
     if event.style:  # quoted or block scalar: always text (libyaml says "" for plain, PyYAML None)
         return value
     tag = _resolver.resolve(yaml.ScalarNode, value, (True, False))
+    if tag not in (_BOOL_TAG, _TIMESTAMP_TAG):  # those two have messages of their own below
+        meaning11 = value if tag == "tag:yaml.org,2002:str" else (
+            None if tag == _NULL_TAG else _NUMBER_CONSTRUCTORS[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, value))
+            if tag in _NUMBER_CONSTRUCTORS else value)
+        meaning12 = yaml12_value(value)
+        if not _same_meaning(meaning11, meaning12):
+            loaded.add(path, f"unquoted `{value}` means {_meaning(meaning11)} to YAML 1.1 tools but {_meaning(meaning12)} to YAML 1.2 tools (Hugo, yq)",
+                       f"quote it: '{value}'", "yaml-ambiguous")
+            return value
     if tag in (_INT_TAG, _FLOAT_TAG):
         loaded.plain_text[path] = value
         number = _NUMBER_CONSTRUCTORS[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, value))
@@ -107,10 +116,46 @@ def _scalar_value(event, path: FieldPath, loaded: Loaded) -> Any:
 
 
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+# YAML 1.2's core schema, which Hugo and yq use. Where it reads a plain value differently from
+# YAML 1.1 (PyYAML), the file means different things to different tools, so it must be quoted.
+_YAML12_RULES = (
+    (re.compile(r"(?:null|Null|NULL|~|)"), lambda s: None),
+    (re.compile(r"(?:true|True|TRUE)"), lambda s: True),
+    (re.compile(r"(?:false|False|FALSE)"), lambda s: False),
+    (re.compile(r"[-+]?[0-9]+"), int),
+    (re.compile(r"0o[0-7]+"), lambda s: int(s[2:], 8)),
+    (re.compile(r"0x[0-9a-fA-F]+"), lambda s: int(s[2:], 16)),
+    (re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"), float),
+    (re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"), lambda s: float(s.replace(".", "", 1))),
+)
+
+
+def yaml12_value(text: str) -> Any:
+    for pattern, convert in _YAML12_RULES:
+        if pattern.fullmatch(text):
+            return convert(text)
+    return text
+
+
+def _same_meaning(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return type(a) is type(b) and a == b
 _NUMBER_CONSTRUCTORS = {
     _INT_TAG: yaml.constructor.SafeConstructor.construct_yaml_int,
     _FLOAT_TAG: yaml.constructor.SafeConstructor.construct_yaml_float,
 }
+
+
+def _meaning(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    return "text"
 
 
 def _build(events: list, loaded: Loaded) -> Any:
@@ -154,9 +199,9 @@ def _build(events: list, loaded: Loaded) -> Any:
                 child = path + (key,)
                 if key in mapping:
                     first = loaded.key_marks[child]
-                    loaded.key_marks[child + ("duplicate",)] = key_pos
-                    loaded.add(child + ("duplicate",), f"duplicate key `{key}` (first at line {first[0]}); YAML would silently keep only the last",
-                               "merge the two entries into one", "yaml-duplicate-key", at_key=True)
+                    loaded.problems.append(Problem(loaded.path, key_pos[0], key_pos[1], child,
+                                                   f"duplicate key `{key}` (first at line {first[0]}); YAML would silently keep only the last",
+                                                   "merge the two entries into one", "yaml-duplicate-key"))
                     node(child + ("duplicate",))
                     continue
                 loaded.key_marks[child] = key_pos
@@ -192,8 +237,9 @@ def load_text(path: str, raw: bytes) -> Loaded:
     loaded.text = text
     for match in re.finditer("\t", text):
         line, column = _line_col(text, match.start())
-        loaded.problems.append(Problem(path, line, column, (), "tab character",
-                                       "indent and separate with spaces (`uasdb fmt` replaces tabs in indentation)", "file-tabs"))
+        in_indent = not text[text.rfind("\n", 0, match.start()) + 1: match.start()].strip(" \t")
+        fix = "indent with spaces (`uasdb fmt` does it)" if in_indent else "replace the tab with a space"
+        loaded.problems.append(Problem(path, line, column, (), "tab character", fix, "file-tabs"))
         text = text[: match.start()] + " " + text[match.start() + 1:]
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         loaded.add((), "file is empty", "write a record, starting from the example in CONTRIBUTING.md", "file-empty")
@@ -206,6 +252,14 @@ def load_text(path: str, raw: bytes) -> Loaded:
         what = exc.problem or "invalid YAML"
         loaded.problems.append(Problem(path, line, column, (), f"invalid YAML: {what}" + (f" ({exc.context})" if exc.context else ""),
                                        "check indentation and quoting on this line and the one before", "yaml-syntax"))
+        return loaded
+    except yaml.reader.ReaderError as exc:  # control characters: not marked, but positioned
+        line, column = _line_col(text, exc.position)
+        loaded.problems.append(Problem(path, line, column, (), f"control character {exc.character!r} is not allowed in YAML",
+                                       "delete it; re-save the file as plain UTF-8 text", "file-encoding"))
+        return loaded
+    except yaml.YAMLError as exc:
+        loaded.problems.append(Problem(path, 1, 1, (), f"invalid YAML: {exc}", "check the file's syntax", "yaml-syntax"))
         return loaded
     body = [e for e in events if not isinstance(e, (yaml.StreamStartEvent, yaml.StreamEndEvent,
                                                      yaml.DocumentStartEvent, yaml.DocumentEndEvent))]

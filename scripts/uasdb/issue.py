@@ -1,0 +1,486 @@
+"""`uasdb from-issue FILE|-`: turn an adapter-report issue into a record, or a report added to one.
+
+GitHub renders an issue form's answers as Markdown sections:
+
+    ### USB ID
+
+    152d:0578
+
+    ### Probe output
+
+    ```text
+    ...
+    ```
+
+Empty answers read `_No response_`. The section titles are the form's labels, read from
+.github/ISSUE_TEMPLATE/adapter-report.yml, so renaming a label in the form cannot silently
+break the parser. Dropdown answers start with the schema value (`pi4 — Raspberry Pi 4 Model B`).
+
+The report is built from the probe's report block when there is one, then the person's answers
+are laid over it (they know what happened; the probe only knows what it saw). The result is
+checked with the same schema and rules as `uasdb validate` before anything is written.
+"""
+from __future__ import annotations
+
+import datetime
+import io
+import re
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import yaml as pyyaml
+
+from .database import DATA_DIR, REPO_ROOT, check
+from .loader import load_text
+from .problems import Problem
+from .probe import REPORT_END, REPORT_START_RE, find_usb_ids, parse_lsusb_tree, slugify, storage_interfaces, yaml_mapping
+from .schema import load_schema
+
+FORM_PATH = REPO_ROOT / ".github" / "ISSUE_TEMPLATE" / "adapter-report.yml"
+NO_RESPONSE = "_No response_"
+SECTION = re.compile(r"^### (.+?)\s*$")
+SITE_ADAPTER_URL = re.compile(r"/adapters/([a-z0-9]+(?:-[a-z0-9]+)*)/?$")
+ADAPTER_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# Form answers that go straight into the report, by field id.
+REPORT_DROPDOWNS = ("host", "connection", "uas", "boot", "stability", "blamed_on", "trim", "smart")
+
+
+class IssueError(Exception):
+    """Problems with the issue, each already phrased for the person who opened it."""
+
+    def __init__(self, problems: List[Problem]) -> None:
+        super().__init__("\n".join(p.render() for p in problems))
+        self.problems = problems
+
+
+@dataclass
+class Section:
+    label: str
+    line: int
+    value: Optional[str]
+
+
+@dataclass
+class Issue:
+    path: str
+    sections: Dict[str, Section]          # by form field id
+    problems: List[Problem] = field(default_factory=list)
+
+    def value(self, field_id: str) -> Optional[str]:
+        section = self.sections.get(field_id)
+        return section.value if section else None
+
+    def line(self, field_id: str) -> int:
+        section = self.sections.get(field_id)
+        return section.line if section else 1
+
+    def problem(self, field_id: str, message: str, fix: str, rule: str) -> None:
+        label = self.sections[field_id].label if field_id in self.sections else field_id
+        self.problems.append(Problem(self.path, self.line(field_id), 1, (label,), message, fix, rule))
+
+
+def form_fields(form_path: Path = FORM_PATH) -> Dict[str, Dict[str, Any]]:
+    """Field id -> {label, type, required, options (schema values for dropdowns)} from the issue form."""
+    form = pyyaml.safe_load(form_path.read_text(encoding="utf-8"))
+    fields: Dict[str, Dict[str, Any]] = {}
+    for item in form["body"]:
+        if item["type"] == "markdown":
+            continue
+        attributes = item["attributes"]
+        options = [option_value(o) for o in attributes.get("options", []) if isinstance(o, str)]
+        fields[item["id"]] = {"label": attributes["label"], "type": item["type"], "options": options,
+                              "required": bool(item.get("validations", {}).get("required"))}
+    return fields
+
+
+def option_value(option: str) -> str:
+    """`pi4 — Raspberry Pi 4 Model B` -> `pi4`: the schema value is everything before the dash."""
+    return option.split(" — ", 1)[0].strip()
+
+
+def _strip_fence(text: str) -> str:
+    """GitHub wraps `render:` textareas in a code fence; people sometimes add their own."""
+    lines = text.strip("\n").split("\n")
+    if len(lines) >= 2 and lines[0].startswith("```") and lines[-1].strip() == "```":
+        lines = lines[1:-1]
+    return "\n".join(lines)
+
+
+def parse_issue(body: str, path: str = "issue", form_path: Path = FORM_PATH) -> Issue:
+    """Split an issue body into the form's sections; note every section a form field needs but lacks."""
+    fields = form_fields(form_path)
+    by_label = {spec["label"]: field_id for field_id, spec in fields.items()}
+    body = body.replace("\r\n", "\n").replace("\r", "\n")
+    sections: Dict[str, Section] = {}
+    current: Optional[Tuple[str, int, List[str]]] = None
+    fence = False
+
+    def close() -> None:
+        if current is None:
+            return
+        label, line, lines = current
+        text = _strip_fence("\n".join(lines).strip("\n")).strip("\n")
+        value = None if not text.strip() or text.strip() == NO_RESPONSE else text
+        field_id = by_label.get(label)
+        if field_id is not None:
+            sections[field_id] = Section(label, line, value)
+
+    for number, raw in enumerate(body.split("\n"), start=1):
+        if raw.strip().startswith("```"):
+            fence = not fence
+        heading = None if fence else SECTION.match(raw)
+        if heading and heading.group(1) in by_label:
+            close()
+            current = (heading.group(1), number, [])
+        elif current is not None:
+            current[2].append(raw)
+    close()
+    issue = Issue(path, sections)
+    if not sections:
+        issue.problems.append(Problem(path, 1, 1, ("issue body",), "no section of the adapter-report form found",
+                                      "open the issue from the 'Adapter report' form, or keep its `### ` headings", "issue-not-a-form"))
+        return issue
+    for field_id, spec in fields.items():
+        if field_id in sections or spec["type"] == "checkboxes":
+            continue
+        if spec["required"]:
+            issue.problems.append(Problem(path, 1, 1, (spec["label"],), f"the section `### {spec['label']}` is missing",
+                                          "edit the issue and put the heading back with an answer under it", "issue-missing-section"))
+    return issue
+
+
+@dataclass
+class Target:
+    adapter_id: str
+    path: Path
+    new: bool
+    notes: List[str]
+
+
+def _schema_enum(*path: str) -> List[str]:
+    node: Dict[str, Any] = load_schema("adapter")
+    for part in path:
+        node = node["properties"][part] if part != "items" else node["items"]
+    return list(node["enum"])
+
+
+def _dropdown(issue: Issue, field_id: str, allowed: List[str]) -> Optional[str]:
+    raw = issue.value(field_id)
+    if raw is None:
+        return None
+    value = option_value(raw)
+    if value not in allowed:
+        issue.problem(field_id, f"`{raw}` is not one of the form's choices", "pick one of: " + ", ".join(allowed), "issue-choice")
+        return None
+    return value
+
+
+def probe_report(issue: Issue, usb_id: Optional[str]) -> Optional[Dict[str, Any]]:
+    """The probe's report block for `usb_id` from the Probe output section, as data."""
+    text = issue.value("probe")
+    if text is None:
+        return None
+    blocks: Dict[str, List[str]] = {}
+    current: Optional[List[str]] = None
+    for line in text.split("\n"):
+        start = REPORT_START_RE.match(line.strip())
+        if start:
+            current = blocks.setdefault(start.group(1), [])
+        elif line.strip() == REPORT_END:
+            current = None
+        elif current is not None:
+            current.append(line)
+    if not blocks:
+        issue.problem("probe", "the probe output has no `# ---- uasdb report for …` block",
+                      "paste the probe's whole output, from its first line to the last", "issue-probe-output")
+        return None
+    if usb_id not in blocks:
+        if len(blocks) == 1 and usb_id is None:
+            usb_id = next(iter(blocks))
+        else:
+            issue.problem("probe", f"the probe output has reports for {', '.join(blocks)} but not for {usb_id}",
+                          "check the USB ID, or paste the output of the probe run with this adapter plugged in", "issue-probe-output")
+            return None
+    wrapped = "reports:\n" + "\n".join(blocks[usb_id]) + "\n"
+    loaded = load_text(issue.path, wrapped.encode("utf-8"))
+    if loaded.data is None or not isinstance(loaded.data.get("reports"), list) or not loaded.data["reports"]:
+        what = loaded.problems[0].message if loaded.problems else "it is not a report"
+        issue.problem("probe", f"the report block cannot be read ({what})",
+                      "paste the probe output unchanged, inside the form's box", "issue-probe-output")
+        return None
+    return dict(loaded.data["reports"][0])
+
+
+def build_report(issue: Issue, author: Optional[str], date: datetime.date) -> Tuple[Optional[str], Dict[str, Any]]:
+    """(usb_id, report) from the issue; problems go to issue.problems."""
+    raw_id = issue.value("usb_id")
+    usb_id = None
+    if raw_id is None:
+        issue.problem("usb_id", "no USB ID given", "copy the `ID vid:pid` part of the `lsusb` line, e.g. 152d:0578", "issue-usb-id")
+    else:
+        ids = find_usb_ids(raw_id)
+        if len(ids) != 1:
+            issue.problem("usb_id", f"`{raw_id}` is not one USB ID in the form vid:pid",
+                          "copy the `ID vid:pid` part of the `lsusb` line, e.g. 152d:0578", "issue-usb-id")
+        else:
+            usb_id = ids[0]
+    report = probe_report(issue, usb_id) or {}
+    report["date"] = report.get("date") or date.isoformat()
+    source_url = issue.value("source_url")
+    if source_url:
+        if not re.match(r"^https://\S+$", source_url.strip()):
+            issue.problem("source_url", f"`{source_url}` is not an https link", "give the page's https:// address", "issue-source")
+        report["source"] = {"url": source_url.strip()}
+    else:
+        if not author:
+            issue.problem("usb_id", "no author known for `tested_by`", "run from-issue with --author LOGIN", "issue-author")
+        report["source"] = {"tested_by": author or ""}
+    for field_id in REPORT_DROPDOWNS:
+        value = _dropdown(issue, field_id, _schema_enum("reports", "items", field_id))
+        if value is not None:
+            report[field_id] = value  # the person's answer wins over the probe's inference
+    if "host" not in report or str(report.get("host", "")).startswith("<"):
+        issue.problem("host", "the computer is not given", "choose it in the Computer dropdown", "issue-host")
+    quirks = issue.value("quirks")
+    if quirks:
+        flags = quirks.strip().split(":")[-1].strip().lower()
+        if not re.fullmatch(r"[a-z]{1,26}", flags):
+            issue.problem("quirks", f"`{quirks}` is not a set of quirk letters", "write only the letters, e.g. u", "issue-quirks")
+        else:
+            report["quirks"] = flags
+    if issue.value("boot_workaround"):
+        report["boot_workaround"] = issue.value("boot_workaround").strip()
+    drive: Dict[str, str] = {}
+    if issue.value("drive_model"):
+        drive["model"] = issue.value("drive_model").strip()
+    drive_type = _dropdown(issue, "drive_type", _schema_enum("reports", "items", "drive", "type"))
+    if drive_type:
+        drive["type"] = drive_type
+    if drive:
+        report["drive"] = drive
+    evidence = dict(report.get("evidence") or {})
+    if issue.value("lsusb_t"):
+        if not storage_interfaces(parse_lsusb_tree(issue.value("lsusb_t"))):
+            issue.problem("lsusb_t", "no `Class=Mass Storage` line in the lsusb -t output",
+                          "paste the output of `lsusb -t` with the adapter plugged in", "issue-lsusb-t")
+        evidence["lsusb_t"] = issue.value("lsusb_t")
+    if issue.value("dmesg"):
+        evidence["dmesg"] = issue.value("dmesg")
+    if evidence:
+        report["evidence"] = evidence
+    elif "tested_by" in report["source"] and not any(p.field == (issue.sections["probe"].label,) for p in issue.problems
+                                                     if "probe" in issue.sections):
+        issue.problem("probe", "a test done for the database needs evidence",
+                      "paste the probe output, or `lsusb -t` output in its section", "issue-evidence")
+    notes = issue.value("how_tested")
+    if notes:
+        report["notes"] = notes.strip()
+    if usb_id:
+        report["usb_id"] = usb_id
+    return usb_id, ordered_report(report)
+
+
+def ordered_report(report: Dict[str, Any]) -> Dict[str, Any]:
+    """Keys in schema order, as `uasdb fmt` writes them."""
+    properties = load_schema("adapter")["properties"]["reports"]["items"]["properties"]
+    ordered = {k: report[k] for k in properties if k in report}
+    for key in ("source", "drive", "evidence"):
+        if key in ordered and isinstance(ordered[key], dict):
+            sub = properties[key]["properties"]
+            ordered[key] = {k: ordered[key][k] for k in sub if k in ordered[key]}
+    return ordered
+
+
+def find_target(issue: Issue, usb_id: Optional[str], data_dir: Path) -> Optional[Target]:
+    """Which record the report goes to: the one named, the only one with this USB ID, or a new one."""
+    adapters = data_dir / "adapters"
+    named = issue.value("adapter")
+    if named:
+        named = named.strip()
+        from_url = SITE_ADAPTER_URL.search(named)
+        adapter_id = from_url.group(1) if from_url else named if ADAPTER_ID.match(named) else None
+        if adapter_id is None:
+            issue.problem("adapter", f"`{named}` is neither an adapter id nor an adapter page address",
+                          "give the id (e.g. inateck-fe2002) or the page's address, or leave it empty for a new adapter", "issue-adapter")
+            return None
+        path = adapters / f"{adapter_id}.yaml"
+        if not path.is_file():
+            issue.problem("adapter", f"there is no adapter `{adapter_id}` in the database",
+                          "check the id on the adapter's page, or leave the field empty for a new adapter", "issue-adapter")
+            return None
+        return Target(adapter_id, path, False, [])
+    sharing = _records_with_usb_id(adapters, usb_id) if usb_id else []
+    name = issue.value("name")
+    if not name:
+        if len(sharing) == 1:
+            return Target(sharing[0], adapters / f"{sharing[0]}.yaml", False,
+                          [f"{usb_id} is only listed for `{sharing[0]}`, so the report was added there; "
+                           "a reviewer should check that it is the same product."])
+        if sharing:
+            issue.problem("adapter", f"{usb_id} is used by several adapters: {', '.join(sharing)}",
+                          "name yours in `Adapter in uasdb`, or give a product name for a new one", "issue-adapter")
+            return None
+    problems_before = len(issue.problems)
+    for field_id, what in (("name", "a product name"), ("kind", "the kind of product"), ("drive_interface", "the drive interface")):
+        if not issue.value(field_id):
+            issue.problem(field_id, f"a new adapter needs {what}", "fill it in, or name an existing adapter in `Adapter in uasdb`",
+                          "issue-new-adapter")
+    if len(issue.problems) > problems_before:
+        return None
+    vendor, model = issue.value("vendor"), issue.value("model")
+    adapter_id = slugify(f"{vendor} {model}") if vendor and model else slugify(name or "")
+    if not adapter_id:
+        issue.problem("name", f"`{name}` gives no usable id", "use letters or digits in the name", "issue-new-adapter")
+        return None
+    path = adapters / f"{adapter_id}.yaml"
+    if path.exists():
+        issue.problem("name", f"`{adapter_id}` already exists in the database",
+                      f"if it is the same product, put `{adapter_id}` in `Adapter in uasdb`; otherwise make the name more specific",
+                      "issue-new-adapter")
+        return None
+    notes = [f"{usb_id} is also listed for {', '.join(sharing)}."] if sharing else []
+    return Target(adapter_id, path, True, notes)
+
+
+def _records_with_usb_id(adapters: Path, usb_id: str) -> List[str]:
+    found = []
+    vid, pid = usb_id.split(":")
+    for path in sorted(adapters.glob("*.yaml")):
+        data = load_text(str(path), path.read_bytes()).data or {}
+        if any(u.get("vid") == vid and u.get("pid") == pid for u in data.get("usb_ids", []) if isinstance(u, dict)):
+            found.append(path.stem)
+    return found
+
+
+def new_record_text(issue: Issue, target: Target, usb_id: str, report: Dict[str, Any]) -> str:
+    record: Dict[str, Any] = {"id": target.adapter_id, "name": issue.value("name").strip()}
+    for field_id in ("vendor", "model"):
+        if issue.value(field_id):
+            record[field_id] = issue.value(field_id).strip()
+    record["kind"] = _dropdown(issue, "kind", _schema_enum("kind"))
+    record["drive_interface"] = _dropdown(issue, "drive_interface", _schema_enum("drive_interface"))
+    vid, pid = usb_id.split(":")
+    record["usb_ids"] = [{"vid": vid, "pid": pid}]
+    lines = ["# yaml-language-server: $schema=../../schema/adapter.schema.json"]
+    lines += yaml_mapping(record, 0)
+    lines.append("reports:")
+    lines += _report_lines(report)
+    return "\n".join(lines) + "\n"
+
+
+def _report_lines(report: Dict[str, Any]) -> List[str]:
+    lines = yaml_mapping(report, 4)
+    lines[0] = "  - " + lines[0].lstrip()
+    return lines
+
+
+def appended_text(existing: str, report: Dict[str, Any]) -> str:
+    """The record with one more report, comments and layout kept (ruamel round-trip, as `uasdb fmt`)."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 4096
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    data = yaml.load(existing)
+    # Parse the new report from the hand-written layout so its quoting and blocks match ours.
+    new = yaml.load("reports:\n" + "\n".join(_report_lines(report)) + "\n")["reports"][0]
+    data["reports"].append(new)
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return out.getvalue()
+
+
+def _validate(text: str, adapter_id: str, data_dir: Path) -> List[Problem]:
+    """Schema and rule problems of the resulting record, checked as `uasdb validate` would."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "adapters" / f"{adapter_id}.yaml"
+        path.parent.mkdir()
+        path.write_text(text, encoding="utf-8")
+        # The record's chipset resolves in its own tree: point that tree's chipsets at the real ones.
+        (Path(tmp) / "chipsets").symlink_to((data_dir / "chipsets").resolve(), target_is_directory=True)
+        result = check([path])
+    return [p for p in result.problems if p.severity == "error"]
+
+
+@dataclass
+class Outcome:
+    target: Target
+    text: str
+    report: Dict[str, Any]
+    usb_id: str
+
+
+def from_issue(body: str, path: str, author: Optional[str], date: datetime.date, data_dir: Path = DATA_DIR,
+               form_path: Path = FORM_PATH) -> Outcome:
+    issue = parse_issue(body, path, form_path)
+    if issue.problems:
+        raise IssueError(issue.problems)
+    usb_id, report = build_report(issue, author, date)
+    target = find_target(issue, usb_id, data_dir)
+    if issue.problems or target is None or usb_id is None:
+        raise IssueError(issue.problems)
+    if target.new:
+        text = new_record_text(issue, target, usb_id, report)
+        if issue.problems:
+            raise IssueError(issue.problems)
+    else:
+        text = appended_text(target.path.read_text(encoding="utf-8"), report)
+    problems = _validate(text, target.adapter_id, data_dir)
+    if problems:
+        rewritten = [Problem(path, issue.line("usb_id"), 1, p.field, p.message, p.fix, p.rule) for p in problems]
+        raise IssueError(rewritten)
+    return Outcome(target, text, report, usb_id)
+
+
+def summary(outcome: Outcome, issue_number: Optional[str]) -> str:
+    """Markdown for the pull request body."""
+    report = outcome.report
+    what = "New adapter" if outcome.target.new else "New report for"
+    rel = f"data/adapters/{outcome.target.adapter_id}.yaml"
+    lines = [f"{what} `{outcome.target.adapter_id}` ({outcome.usb_id}) from "
+             + (f"#{issue_number}" if issue_number else "an adapter-report issue") + ".", "",
+             f"- file: `{rel}`", f"- host: {report.get('host')}"]
+    for key in ("driver", "uas", "quirks", "boot", "stability", "blamed_on"):
+        if key in report:
+            lines.append(f"- {key}: {report[key]}")
+    lines += [f"- {note}" for note in outcome.target.notes]
+    if issue_number:
+        lines += ["", f"Closes #{issue_number}"]
+    return "\n".join(lines) + "\n"
+
+
+def run_from_issue(source: str, author: Optional[str], date: Optional[str], write: bool, data_dir: Optional[str],
+                   issue_number: Optional[str], summary_path: Optional[str]) -> int:
+    if source == "-":
+        body, path = sys.stdin.read(), "issue"
+    else:
+        try:
+            body, path = Path(source).read_text(encoding="utf-8"), source
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"{source}: cannot read the issue body: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+            return 2
+    try:
+        when = datetime.date.fromisoformat(date[:10]) if date else datetime.date.today()
+    except ValueError:
+        print(f"--date {date}: not a date (YYYY-MM-DD)", file=sys.stderr)
+        return 2
+    try:
+        outcome = from_issue(body, path, author, when, Path(data_dir) if data_dir else DATA_DIR)
+    except IssueError as exc:
+        for problem in exc.problems:
+            print(problem.render())
+        print(f"{len(exc.problems)} problem(s) in the issue; nothing was written", file=sys.stderr)
+        return 1
+    if summary_path:
+        Path(summary_path).write_text(summary(outcome, issue_number), encoding="utf-8")
+    if write:
+        outcome.target.path.write_text(outcome.text, encoding="utf-8")
+        verb = "created" if outcome.target.new else "added a report to"
+        print(f"{verb} {outcome.target.path}")
+    else:
+        sys.stdout.write(outcome.text)
+    return 0

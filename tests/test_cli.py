@@ -1,0 +1,65 @@
+"""The `uasdb` command as a contributor meets it: output, exit status, no tracebacks."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO, adapter, write_tree
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def uasdb(*args, cwd=REPO, env_extra=None):
+    env = dict(os.environ, UASDB_TODAY="2026-11-21", PYTHONPATH=str(REPO / "scripts"))
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-m", "uasdb", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_golden_output_over_every_broken_fixture():
+    """Every kind of bad input in one run: whole output compared with the reviewed expectation."""
+    result = uasdb("validate", "data", cwd=FIXTURES / "invalid")
+    expected = (FIXTURES / "invalid" / "expected-output.txt").read_text(encoding="utf-8")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stdout == expected
+
+
+def test_every_broken_fixture_is_reported():
+    """No bad file passes silently: each fixture file appears in the output at least once."""
+    result = uasdb("validate", "data", cwd=FIXTURES / "invalid")
+    for path in sorted((FIXTURES / "invalid" / "data" / "adapters").glob("*.yaml")):
+        assert f"data/adapters/{path.name}:" in result.stdout, path.name
+
+
+def test_clean_tree_exits_zero(tmp_path):
+    data = write_tree(tmp_path, [adapter()])
+    result = uasdb("validate", str(data))
+    assert result.returncode == 0, result.stdout
+    assert "1 records checked: 0 error(s)" in result.stderr or "2 records checked: 0 error(s)" in result.stderr
+
+
+def test_warnings_alone_do_not_fail(tmp_path):
+    data = write_tree(tmp_path, [adapter(), adapter(id="acme-box-2")])
+    result = uasdb("validate", str(data))
+    assert result.returncode == 0 and "(warning)" in result.stdout
+
+
+def test_missing_path_is_a_clear_error(tmp_path):
+    result = uasdb("validate", str(tmp_path / "data" / "adapters" / "nope.yaml"))
+    assert result.returncode == 1 and "cannot read file" in result.stdout and "Traceback" not in result.stderr
+
+
+def test_verdicts_for_unknown_id_is_a_clear_error():
+    result = uasdb("verdicts", "no-such-adapter")
+    assert result.returncode == 1 and "no adapter record: no-such-adapter" in result.stderr
+
+
+def test_new_rejects_a_bad_usb_id():
+    result = uasdb("new", "--usb", "152d-05780")
+    assert result.returncode == 2 and "is not a USB ID" in result.stderr
+
+
+def test_rules_lists_every_rule_with_fixable_marker():
+    result = uasdb("rules")
+    assert result.returncode == 0
+    assert "quirk-needs-flags" in result.stdout and "(fixed by `uasdb fmt`)" in result.stdout

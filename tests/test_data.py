@@ -1,0 +1,27 @@
+"""The real data/ tree: clean, formatted, and every report traceable to a source."""
+import subprocess
+import sys
+
+from conftest import REPO
+from uasdb.database import check
+from uasdb.fmt import canonical_text
+from uasdb.database import discover
+
+
+def test_real_data_has_no_errors():
+    result = check()
+    assert [p.render() for p in result.errors] == []
+    assert any(r.kind == "adapter" for r in result.records)
+
+
+def test_every_report_has_a_source_or_evidence():
+    for record in check().records:
+        for index, report in enumerate(record.data.get("reports", [])):
+            source = report.get("source", {})
+            assert source.get("url", "").startswith("https://") or (source.get("tested_by") and report.get("evidence")), \
+                f"{record.path} report {index + 1} has neither a source URL nor tested evidence"
+
+
+def test_real_data_is_formatted():
+    unformatted = [str(p) for p in discover() if canonical_text(p, p.read_bytes()) != p.read_text(encoding="utf-8")]
+    assert unformatted == [], "run `uasdb fmt`"

@@ -1,0 +1,94 @@
+"""Workflows, issue forms and hooks: checked by actionlint and by check-jsonschema's bundled GitHub schemas."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from uasdb.cli import build_parser
+
+REPO = Path(__file__).resolve().parents[1]
+WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
+FORMS = sorted((REPO / ".github" / "ISSUE_TEMPLATE").glob("*.yml"))
+
+
+def tool(name: str) -> str:
+    """A checker from PATH, the venv, or `make tools` (.tools/bin)."""
+    for candidate in (shutil.which(name), Path(sys.executable).parent / name, REPO / ".tools" / "bin" / name):
+        if candidate and Path(candidate).is_file():
+            return str(candidate)
+    pytest.fail(f"{name} not found: run `make setup` (actionlint comes from `make tools`, check-jsonschema from the venv)")
+
+
+def run(args) -> subprocess.CompletedProcess:
+    return subprocess.run(args, capture_output=True, text=True, timeout=120, cwd=REPO)
+
+
+def test_there_are_workflows_and_forms():
+    assert {p.name for p in WORKFLOWS} >= {"issue-to-pr.yml", "data-diff.yml"}
+    assert {p.name for p in FORMS} >= {"adapter-report.yml", "config.yml"}
+
+
+def test_actionlint():
+    done = run([tool("actionlint"), *map(str, WORKFLOWS)])
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("schema, files", [
+    ("vendor.github-workflows", WORKFLOWS),
+    ("vendor.github-issue-forms", [p for p in FORMS if p.name != "config.yml"]),
+    ("vendor.github-issue-config", [p for p in FORMS if p.name == "config.yml"]),
+])
+def test_check_jsonschema_builtin_github_schemas(schema, files):
+    # The builtin schemas ship inside check-jsonschema, so this needs no network.
+    done = run([tool("check-jsonschema"), "--builtin-schema", schema, *map(str, files)])
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_actions_are_pinned_to_a_full_commit_sha(path):
+    uses = re.findall(r"uses:\s*(\S+)(.*)", path.read_text(encoding="utf-8"))
+    assert uses
+    for action, comment in uses:
+        assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", action), action
+        assert re.search(r"# v\d", comment), f"{action}: say which release the SHA is"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_least_privilege_and_no_untrusted_text_in_scripts(path):
+    workflow = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert "permissions" in workflow and workflow["permissions"] in ({}, {"contents": "read"})
+    for job in workflow["jobs"].values():
+        assert job.get("timeout-minutes")
+        for step in job["steps"]:
+            # Issue text and titles reach scripts only through env, never through ${{ }} in `run`.
+            assert not re.search(r"\$\{\{\s*github\.event\.(issue|pull_request|comment)", step.get("run", ""))
+
+
+def test_issue_to_pr_needs_the_maintainers_label_not_the_forms():
+    form = yaml.safe_load((REPO / ".github" / "ISSUE_TEMPLATE" / "adapter-report.yml").read_text(encoding="utf-8"))
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "issue-to-pr.yml").read_text(encoding="utf-8"))
+    assert "adapter-report" not in form["labels"]
+    assert "github.event.label.name == 'adapter-report'" in workflow["jobs"]["open-pull-request"]["if"]
+
+
+def test_pre_commit_hooks_run_existing_uasdb_commands():
+    config = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    commands = set(build_parser()._subparsers._group_actions[0].choices)
+    hooks = [hook for repo in config["repos"] for hook in repo["hooks"]]
+    assert all(repo["repo"] == "local" for repo in config["repos"])
+    assert {h["entry"].split()[1] for h in hooks} >= {"validate", "fmt"}
+    for hook in hooks:
+        program, command = hook["entry"].split()[:2]
+        assert program == ".venv/bin/uasdb" and command in commands
+        re.compile(hook["files"])
+
+
+def test_pull_request_template_has_a_checklist():
+    text = (REPO / ".github" / "pull_request_template.md").read_text(encoding="utf-8")
+    assert text.count("- [ ]") >= 5 and "uasdb validate" in text
