@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from uasdb.database import check
+from uasdb.synth import RecordDumper  # quotes what YAML 1.1 or 1.2 would misread, e.g. '0578'
 
 TODAY = datetime.date(2026, 11, 21)
 REPO = Path(__file__).resolve().parents[1]
@@ -53,7 +54,7 @@ def write_tree(root: Path, adapters: Iterable[Dict] = (), chipsets: Iterable[Dic
         folder.mkdir(parents=True, exist_ok=True)
         for record in records:
             text = f"# yaml-language-server: $schema=../../schema/{kind[:-1]}.schema.json\n"
-            text += yaml.safe_dump(record, sort_keys=False, allow_unicode=True)
+            text += yaml.dump(record, Dumper=RecordDumper, sort_keys=False, allow_unicode=True)
             (folder / f"{record['id']}.yaml").write_text(text, encoding="utf-8")
     return data
 

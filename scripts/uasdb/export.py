@@ -137,7 +137,7 @@ def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
     writer.writerow(CSV_COLUMNS)
     for a in adapters:
         v = a["verdict"]
-        writer.writerow([a["id"], a["name"], a.get("vendor", ""), a.get("model", ""), a["kind"], a["drive_interface"],
+        writer.writerow([a["id"], a["name"], a.get("vendor", ""), a.get("model", ""), a["kind"], a.get("drive_interface", ""),
                          a.get("chipset", ""), " ".join(f"{u['vid']}:{u['pid']}" for u in a.get("usb_ids", [])),
                          v["list"] or "", v["uas"]["pi4"]["verdict"], v["boot"]["pi4"]["verdict"], v["uas"]["pi5"]["verdict"],
                          v["uas"]["pi3"]["verdict"], v["uas"]["linux"]["verdict"], v["uas"]["macos"]["verdict"],

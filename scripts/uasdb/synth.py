@@ -14,7 +14,7 @@ import yaml
 from .loader import yaml12_value
 
 
-class _Dumper(yaml.SafeDumper):
+class RecordDumper(yaml.SafeDumper):
     """PyYAML quotes what YAML 1.1 would misread; also quote what YAML 1.2 would (e.g. pid 26e8)."""
 
 
@@ -23,7 +23,7 @@ def _represent_str(dumper, text):
     return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
 
 
-_Dumper.add_representer(str, _represent_str)
+RecordDumper.add_representer(str, _represent_str)
 
 CHIPSETS = [("jms578", "JMS578", "JMicron", "sata"), ("asm1153e", "ASM1153E", "ASMedia", "sata"),
             ("rtl9210b", "RTL9210B", "Realtek", "nvme-sata"), ("asm2362", "ASM2362", "ASMedia", "nvme"),
@@ -92,6 +92,6 @@ def generate(out: Path, adapters: int, seed: int = 1) -> List[Path]:
         for record in records:
             path = folder / f"{record['id']}.yaml"
             text = f"# yaml-language-server: $schema=../../schema/{kind[:-1]}.schema.json\n"
-            path.write_text(text + yaml.dump(record, Dumper=_Dumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
+            path.write_text(text + yaml.dump(record, Dumper=RecordDumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
             written.append(path)
     return written
