@@ -10,7 +10,7 @@ import pytest
 
 from uasdb.database import REPO_ROOT
 
-from sitebuild import LoopbackServer, build_site
+from uasdb.sitebuild import LoopbackServer, build_site
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
 SITE_DATA = FIXTURES / "site-data"

