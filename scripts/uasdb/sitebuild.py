@@ -7,13 +7,14 @@ site/data/generated is left alone. Records come from `data_dirs` (default data/)
 from __future__ import annotations
 
 import functools
+import json
 import http.server
 import shutil
 import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Collection, Optional, Sequence
+from typing import Any, Callable, Collection, Dict, Optional, Sequence
 
 from .database import REPO_ROOT
 from .export import export_tree
@@ -68,8 +69,10 @@ class LoopbackServer:
 
 
 def build_site(workdir: Path, base_url: str, data_dirs: Optional[Sequence[Path]] = None,
-               ignore_rules: Collection[str] = ()) -> Path:
-    """Export `data_dirs`, run Hugo and Pagefind; return the public folder. Raises with the tools' output."""
+               ignore_rules: Collection[str] = (),
+               patch_export: Optional[Callable[[Dict[str, Any]], None]] = None) -> Path:
+    """Export `data_dirs`, run Hugo and Pagefind; return the public folder. Raises with the tools' output.
+    `patch_export` may change site.json before Hugo reads it (tests of optional export fields)."""
     site = workdir / "site"
     shutil.copytree(SITE_SRC, site, ignore=shutil.ignore_patterns("generated", "resources", ".hugo_build.lock"))
     # The raw-record mount (../data) sees the same records the export read.
@@ -79,6 +82,11 @@ def build_site(workdir: Path, base_url: str, data_dirs: Optional[Sequence[Path]]
     exported = export_tree(site / "data" / "generated", data_dirs, ignore_rules=ignore_rules)
     if exported is None:
         raise RuntimeError("export refused the test data (see stderr)")
+    if patch_export:
+        site_json = site / "data" / "generated" / "site.json"
+        content = json.loads(site_json.read_text(encoding="utf-8"))
+        patch_export(content)
+        site_json.write_text(json.dumps(content), encoding="utf-8")
     public = workdir / "public"
     _run([str(hugo_binary()), "--quiet", "--gc", "--minify", "--baseURL", base_url + "/", "--destination", str(public),
           "--cleanDestinationDir"], cwd=site)
