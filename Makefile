@@ -1,7 +1,7 @@
 # uasdb — every entry point a contributor or CI needs.
 #   make serve   set everything up, build the site from data/ and serve it on 127.0.0.1 with live reload
 #   make test    set everything up and run every check and test
-#   make site    build the deployable site into public/ (make bench-site prints its weight and Lighthouse scores)
+#   make site    build the deployable site into public/ (site/README.md; make bench-site prints its budgets)
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
