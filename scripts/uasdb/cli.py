@@ -83,7 +83,7 @@ def cmd_new(args) -> int:
 
 def cmd_export(args) -> int:
     from .export import run_export
-    return run_export(Path(args.out))
+    return run_export(Path(args.out), [Path(d) for d in args.data] if args.data else None)
 
 
 def cmd_import(args) -> int:
@@ -168,6 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export", help="write the data and verdicts the site and API are built from")
     p.add_argument("--out", default="site/data/generated", help="output folder")
+    p.add_argument("--data", action="append", metavar="DIR",
+                   help="record tree holding adapters/ and chipsets/ (default: data/); repeat to combine trees")
     p.set_defaults(func=cmd_export)
 
     for name, what, path_help in (

@@ -1,11 +1,14 @@
 """Export records with their computed verdicts: the data Hugo renders and the static JSON API.
 
-`uasdb export --out DIR` writes
-  DIR/site.json             everything the templates need, in one file (Hugo reads it as hugo.Data.generated.site)
-  DIR/api/v1/...            the public JSON API and adapters.csv, copied into the site as static files
+`uasdb export --out DIR [--data TREE ...]` writes
+  DIR/site.json                everything the templates need, in one file (Hugo reads it as hugo.Data.generated.site)
+  DIR/static/api/v1/...        the public JSON API (API.md documents it), served as static files
+  DIR/static/adapters.csv      one row per adapter
 What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md).
 Every JSON file of the API is wrapped as {"schema_version", "generated_at", "result"}.
 The export refuses to run on data with errors, so nothing invalid or partial is published.
+`--data` points at other record trees (folders holding adapters/ and chipsets/), e.g. the
+test fixtures the browser tests build their site from.
 """
 from __future__ import annotations
 
@@ -18,20 +21,29 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Collection, Dict, List, Optional, Sequence
 
-from .database import DATA_DIR, REPO_ROOT, check
+from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check
 from .kernel_export import add_reference
-from .verdicts import PLATFORMS, VERDICT_TEXT, adapter_verdict, combined_quirk_line
+from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, PLATFORMS, VERDICT_SHORT, VERDICT_TEXT,
+                       adapter_verdict, combined_quirk_line, summary_line)
+
+# How the site names each `host` of the schema's enum.
+HOST_LABELS = {"pi4": "Raspberry Pi 4", "pi400": "Raspberry Pi 400", "cm4": "Compute Module 4", "pi5": "Raspberry Pi 5",
+               "pi500": "Raspberry Pi 500", "cm5": "Compute Module 5", "pi3": "Raspberry Pi 3", "pi3b-plus": "Raspberry Pi 3B+",
+               "pi-zero-2": "Raspberry Pi Zero 2", "pi-older": "older Raspberry Pi", "linux-x86_64": "Linux PC (x86-64)",
+               "linux-arm64": "Linux (arm64)", "macos": "macOS", "windows": "Windows"}
+# The order the site shows platforms in: the Pi models people ask about first.
+PLATFORM_ORDER = ["pi4", "pi5", "pi3", "linux", "macos", "windows"]
 
 API_SCHEMA_VERSION = 1
 
 
-def _generated_at() -> str:
-    # Reproducible builds: honour SOURCE_DATE_EPOCH, else the last commit touching data/, else now.
+def _generated_at(pathspecs: Sequence[str] = ("data",)) -> str:
+    # Reproducible builds: honour SOURCE_DATE_EPOCH, else the last commit touching the data, else now.
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch is None:
-        epoch = _git(["log", "-1", "--format=%ct", "--", "data"]) or None
+        epoch = _git(["log", "-1", "--format=%ct", "--", *pathspecs]) or None
     moment = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch else datetime.datetime.now(datetime.timezone.utc)
     return moment.replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
@@ -43,9 +55,9 @@ def _git(args: List[str]) -> str:
         return ""
 
 
-def _last_changes() -> Dict[str, Dict[str, str]]:
+def _last_changes(pathspecs: Sequence[str] = ("data",)) -> Dict[str, Dict[str, str]]:
     """First and last commit date of every data file, from one `git log` call."""
-    output = _git(["log", "--format=@%cs", "--name-only", "--", "data"])
+    output = _git(["log", "--format=@%cs", "--name-only", "--", *pathspecs])
     dates: Dict[str, Dict[str, str]] = {}
     current = ""
     for line in output.splitlines():
@@ -61,19 +73,70 @@ def usb_key(vid: str, pid: str) -> str:
     return f"{vid}:{pid}"
 
 
-def build(records) -> Dict[str, Any]:
-    changes = _last_changes()
+def usb_spellings(vid: str, pid: str) -> List[str]:
+    """The ways people paste a USB ID (lsusb, udev, Windows, C source); the site indexes them all for search."""
+    return [f"{vid}:{pid}", f"{vid}{pid}", f"0x{vid} 0x{pid}", f"0x{vid}:0x{pid}", f"{vid.upper()}:{pid.upper()}",
+            f"VID_{vid.upper()}&PID_{pid.upper()}"]
+
+
+_TEST_LABELS = {"seq-read": ("sequential", "read"), "seq-write": ("sequential", "write"),
+                "rand4k-read": ("4K random", "read"), "rand4k-write": ("4K random", "write")}
+_DRIVER_LABELS = {"uas": "UAS", "usb-storage": "usb-storage", None: "driver not stated"}
+MIB = 1.048576  # MiB/s -> MB/s
+
+
+def throughput_chart(record: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """Every throughput figure of every report, grouped into chart panels (sequential MB/s, 4K random MB/s,
+    4K random IOPS). MiB/s is converted to MB/s so one panel has one scale; `fraction` is the bar length."""
+    panels: Dict[tuple, Dict[str, Any]] = {}
+    for number, report in enumerate(record.get("reports", []), start=1):
+        for figure in report.get("throughput", []):
+            kind, op = _TEST_LABELS[figure["test"]]
+            unit = "IOPS" if figure["unit"] == "IOPS" else "MB/s"
+            value = figure["value"] * MIB if figure["unit"] == "MiB/s" else figure["value"]
+            driver = figure.get("driver") or report.get("driver")
+            panel = panels.setdefault((kind, unit), {"title": f"{kind[0].upper()}{kind[1:]} ({unit})", "kind": kind,
+                                                      "unit": unit, "bars": []})
+            panel["bars"].append({
+                "test": figure["test"], "op": op, "driver": driver or "unknown", "driver_label": _DRIVER_LABELS[driver],
+                "value": round(value, 1), "as_reported": f"{figure['value']:g} {figure['unit']}",
+                "tool": figure.get("tool"), "note": figure.get("note"), "report": number,
+            })
+    result = []
+    for key in sorted(panels, key=lambda k: (k[0] != "sequential", k[1] == "IOPS")):
+        panel = panels[key]
+        panel["max"] = max(bar["value"] for bar in panel["bars"])
+        order = {"uas": 0, "usb-storage": 1, "unknown": 2}
+        panel["bars"].sort(key=lambda b: (b["op"] != "read", order[b["driver"]], b["report"]))
+        for bar in panel["bars"]:
+            bar["fraction"] = round(bar["value"] / panel["max"], 4) if panel["max"] else 0
+        result.append(panel)
+    return result
+
+
+def _repo_relative(path: str) -> str:
+    resolved = Path(path).resolve()
+    try:
+        return str(resolved.relative_to(REPO_ROOT))
+    except ValueError:
+        return path
+
+
+def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
+    changes = _last_changes(pathspecs)
     chipsets = {r.data["id"]: r.data for r in records if r.kind == "chipset"}
     adapters: List[Dict[str, Any]] = []
     verdicts = []
     for record in sorted((r for r in records if r.kind == "adapter"), key=lambda r: r.data["id"]):
         verdict = adapter_verdict(record.data)
         verdicts.append(verdict)
-        rel = str(Path(record.path).resolve().relative_to(REPO_ROOT)) if Path(record.path).resolve().is_relative_to(REPO_ROOT) else record.path
+        rel = _repo_relative(record.path)
         entry = dict(record.data)
         entry["path"] = rel
         entry["changes"] = changes.get(rel, {})
         entry["verdict"] = verdict.as_dict()
+        entry["summary"] = summary_line(verdict)
+        entry["throughput_chart"] = throughput_chart(record.data)
         if entry.get("chipset") in chipsets:
             entry["chipset_name"] = chipsets[entry["chipset"]]["name"]
         adapters.append(entry)
@@ -81,11 +144,11 @@ def build(records) -> Dict[str, Any]:
     usb: Dict[str, Dict[str, Any]] = {}
     for adapter in adapters:
         for usb_id in adapter.get("usb_ids", []):
-            slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), {"vid": usb_id["vid"], "pid": usb_id["pid"], "adapters": [], "chipsets": []})
+            slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
             slot["adapters"].append(adapter["id"])
     for chipset in chipsets.values():
         for usb_id in chipset.get("usb_ids", []):
-            slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), {"vid": usb_id["vid"], "pid": usb_id["pid"], "adapters": [], "chipsets": []})
+            slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
             slot["chipsets"].append(chipset["id"])
 
     by_chipset: Dict[str, List[str]] = {}
@@ -102,7 +165,7 @@ def build(records) -> Dict[str, Any]:
     nice = [a for a in adapters if a["verdict"]["list"] == "nice"]
     naughty_verdicts = [v for v in verdicts if v.listing == "naughty"]
     # add_reference joins what Linux, usb.ids and smartmontools already know (kernel_export.py).
-    return add_reference({
+    site = add_reference({
         "adapters": adapters,
         "chipsets": chipset_list,
         "usb": dict(sorted(usb.items())),
@@ -112,10 +175,23 @@ def build(records) -> Dict[str, Any]:
             "naughty_quirk_line": combined_quirk_line(naughty_verdicts),
         },
         "platforms": {name: {"label": spec["label"]} for name, spec in PLATFORMS.items()},
+        "platform_order": PLATFORM_ORDER,
+        "host_labels": HOST_LABELS,
         "verdict_text": VERDICT_TEXT,
+        "verdict_short": VERDICT_SHORT,
+        "boot_verdict_text": BOOT_VERDICT_TEXT,
+        "boot_verdict_short": BOOT_VERDICT_SHORT,
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice)},
     })
+    for slot in site["usb"].values():  # IDs only the kernel lists get the same search spellings as the rest
+        slot.setdefault("spellings", usb_spellings(slot["vid"], slot["pid"]))
+    return site
+
+
+def _usb_slot(usb_id: Dict[str, Any]) -> Dict[str, Any]:
+    return {"vid": usb_id["vid"], "pid": usb_id["pid"], "spellings": usb_spellings(usb_id["vid"], usb_id["pid"]),
+            "adapters": [], "chipsets": []}
 
 
 def _wrap(result: Any, generated_at: str) -> Dict[str, Any]:
@@ -166,15 +242,34 @@ def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
     (out_dir / "static" / "adapters.csv").write_text(adapters_csv(site["adapters"]), encoding="utf-8")
 
 
-def run_export(out_dir: Path) -> int:
-    result = check()
-    if result.errors:
-        for problem in result.errors:
+def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,
+                ignore_rules: Collection[str] = ()) -> Optional[Dict[str, Any]]:
+    """Check the record trees (default: data/) and write the export; None (and the problems on stderr) when
+    the data has errors. `ignore_rules` exists for tests that must publish deliberately unsafe text."""
+    trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
+    missing = [str(t) for t in trees if not t.is_dir()]
+    if missing:
+        print(f"export: no such data folder: {', '.join(missing)} (give folders holding adapters/ and chipsets/)",
+              file=sys.stderr)
+        return None
+    paths = [t / folder for t in trees for folder in KIND_DIRS.values() if (t / folder).is_dir()]
+    result = check(paths) if paths else check([])
+    errors = [p for p in result.errors if p.rule not in ignore_rules]
+    if errors:
+        for problem in errors:
             print(problem.render(), file=sys.stderr)
-        print(f"export refused: {len(result.errors)} error(s) in data/ (run `uasdb validate`)", file=sys.stderr)
+        print(f"export refused: {len(errors)} error(s) in the data (run `uasdb validate`)", file=sys.stderr)
+        return None
+    pathspecs = [_repo_relative(str(t)) for t in trees]
+    site = build(result.records, pathspecs)
+    write(out_dir, site, _generated_at(pathspecs))
+    return site
+
+
+def run_export(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None) -> int:
+    site = export_tree(out_dir, data_dirs)
+    if site is None:
         return 1
-    site = build(result.records)
-    write(out_dir, site, _generated_at())
     counts = site["counts"]
     print(f"exported {counts['adapters']} adapters, {counts['chipsets']} chipsets, {counts['usb_ids']} USB IDs to {out_dir}")
     return 0

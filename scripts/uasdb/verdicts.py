@@ -50,6 +50,22 @@ VERDICT_TEXT = {
     "mixed": "reports disagree",
     "untested": "no reports yet",
 }
+BOOT_VERDICT_TEXT = {
+    "works": "boots from it",
+    "works-with-workaround": "boots only with a workaround",
+    "fails": "does not boot from it",
+    "mixed": "reports disagree",
+    "untested": "no boot reports yet",
+}
+# Short words for badges; the long texts above explain them.
+VERDICT_SHORT = {
+    "works": "Works", "works-with-quirk": "Needs quirk", "no-uas": "No UAS", "broken": "Broken",
+    "mixed": "Mixed", "untested": "Untested",
+}
+BOOT_VERDICT_SHORT = {
+    "works": "Boots", "works-with-workaround": "Boots with workaround", "fails": "Does not boot",
+    "mixed": "Mixed", "untested": "Untested",
+}
 
 
 @dataclass
@@ -198,3 +214,18 @@ def combined_quirk_line(verdicts: Iterable[AdapterVerdict]) -> Optional[str]:
     if not flags_by_id:
         return None
     return "usb-storage.quirks=" + ",".join(f"{k}:{''.join(sorted(v))}" for k, v in sorted(flags_by_id.items()))
+
+
+def summary_line(verdict: AdapterVerdict) -> str:
+    """One sentence a reader gets before the details: the list it is on and why, or the Pi 4 verdicts."""
+    if verdict.listing == "naughty":
+        return "On the naughty list: " + "; ".join(verdict.reasons) + "."
+    if verdict.listing == "nice":
+        return "On the nice list: UAS works on a Raspberry Pi 4 without quirks and it boots a Pi 4."
+    uas_pi4, boot_pi4 = verdict.uas["pi4"].verdict, verdict.boot["pi4"].verdict
+    if uas_pi4 == "untested" and boot_pi4 == "untested":
+        tested = [PLATFORMS[name]["label"] for name, v in verdict.uas.items() if v.verdict != "untested"]
+        if tested:
+            return "No Raspberry Pi 4 reports yet; reports exist for " + ", ".join(tested) + "."
+        return "No reports with a verdict yet."
+    return f"Raspberry Pi 4: {VERDICT_TEXT[uas_pi4]}; booting: {BOOT_VERDICT_TEXT[boot_pi4]}."

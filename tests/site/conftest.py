@@ -1,0 +1,92 @@
+"""Fixtures for the website tests: one site built from the committed fixtures per session, served on loopback,
+and Debian's Chromium driven by pytest-playwright (never a downloaded browser)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from uasdb.database import REPO_ROOT
+
+from uasdb.sitebuild import LoopbackServer, build_site
+
+FIXTURES = REPO_ROOT / "tests" / "fixtures"
+SITE_DATA = FIXTURES / "site-data"
+UNSAFE_DATA = FIXTURES / "site-data-unsafe"
+ARTIFACTS = REPO_ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    }
+
+
+class BuiltSite:
+    def __init__(self, public: Path, url: str, export: dict):
+        self.public = public
+        self.url = url
+        self.export = export
+
+    def adapter(self, adapter_id: str) -> dict:
+        return next(a for a in self.export["adapters"] if a["id"] == adapter_id)
+
+
+def _serve_and_build(tmp: Path, data_dirs, ignore_rules=()):
+    public = tmp / "public"
+    public.mkdir(parents=True)
+    server = LoopbackServer(public).start()
+    build_site(tmp, server.url, data_dirs, ignore_rules)
+    export = json.loads((tmp / "site" / "data" / "generated" / "site.json").read_text(encoding="utf-8"))
+    return server, BuiltSite(public, server.url, export)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The fixture site: schema-valid fixtures plus one record with unsafe Markdown, published with rule
+    markdown-safe waived so the tests can prove the page still renders it inert."""
+    server, built = _serve_and_build(tmp_path_factory.mktemp("fixture-site"), [SITE_DATA, UNSAFE_DATA],
+                                     ignore_rules={"markdown-safe"})
+    yield built
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory):
+    """The site built from the real data/."""
+    server, built = _serve_and_build(tmp_path_factory.mktemp("real-site"), None)
+    yield built
+    server.stop()
+
+
+@pytest.fixture
+def watched_page(browser, site):
+    """A page that records console errors, page errors and every request leaving 127.0.0.1."""
+    context = browser.new_context(base_url=site.url)
+    page = context.new_page()
+    page.problems = []
+    page.on("console", lambda m: m.type == "error" and page.problems.append(f"console: {m.text}"))
+    page.on("pageerror", lambda e: page.problems.append(f"pageerror: {e}"))
+    page.on("dialog", lambda d: (page.problems.append(f"dialog: {d.message}"), d.dismiss()))
+
+    def outside(request):
+        host = urlparse(request.url).hostname
+        if request.url.startswith(("data:", "blob:")) or host == "127.0.0.1":
+            return
+        page.problems.append(f"third-party request: {request.url}")
+    page.on("request", outside)
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts():
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,55 @@
+"""Accessibility and layout: axe-core finds no violations in light and dark, nothing overflows at 360 px,
+and screenshots of the main pages are saved under test-artifacts/ for people to look at."""
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+pytestmark = pytest.mark.browser
+
+PAGES = {
+    "home": "/", "adapter": "/adapters/fixture-naughty-jms/", "adapter-chart": "/adapters/fixture-nice-sata/",
+    "adapters": "/adapters/", "naughty": "/naughty/", "nice": "/nice/", "chipset": "/chipsets/jms567/",
+    "chipsets": "/chipsets/", "usb": "/usb/152d/0578/", "usb-ids": "/usb/", "hostile": "/adapters/fixture-hostile/",
+    "not-found": "/no-such-page/",
+}
+axe = Axe()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_axe_finds_no_violations(browser, site, name, scheme):
+    context = browser.new_context(base_url=site.url, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(PAGES[name])
+    if name == "home":  # include the search results and filters in the check
+        page.get_by_role("searchbox").fill("152d:0578")
+        page.locator(".search-status").filter(has_text="result").wait_for()
+    results = axe.run(page)
+    context.close()
+    assert results.violations_count == 0, results.generate_report()
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_pages_fit_the_screen_and_are_captured(browser, site, artifacts, width, scheme):
+    context = browser.new_context(base_url=site.url, viewport={"width": width, "height": 800}, color_scheme=scheme)
+    page = context.new_page()
+    for name, path in PAGES.items():
+        page.goto(path)
+        page.screenshot(path=str(artifacts / f"site-{name}-{width}-{scheme}.png"), full_page=True)
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at {width}px"
+    context.close()
+
+
+def test_print_layout_hides_controls_and_opens_evidence(browser, site):
+    context = browser.new_context(base_url=site.url)
+    page = context.new_page()
+    page.goto("/adapters/fixture-naughty-jms/")
+    page.emulate_media(media="print")
+    assert page.locator("form.search, .site-header nav").first.is_hidden()
+    assert page.locator("button.copy").is_hidden()
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert page.locator("details[open]").count() == page.locator("details").count()
+    context.close()

@@ -1,0 +1,245 @@
+"""What a reader sees on each kind of page, built from the committed fixtures."""
+from __future__ import annotations
+
+import re
+import urllib.error
+import urllib.request
+import xml.etree.ElementTree as ET
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def test_home_answers_the_question_and_links_everything(watched_page, site):
+    page = watched_page
+    page.goto("/")
+    assert "Raspberry Pi" in page.locator("h1").inner_text()
+    assert page.get_by_role("searchbox").is_visible()
+    counts = page.locator(".counts").inner_text()
+    assert f"{site.export['counts']['adapters']} adapters" in counts
+    assert f"{site.export['counts']['naughty']} on the naughty list" in counts
+    for href in ("/naughty/", "/nice/", "/adapters/"):
+        assert page.locator(f'main a[href="{href}"]').count() >= 1
+    # /check/ does not exist yet, so nothing may link to it.
+    assert page.locator('a[href*="/check"]').count() == 0
+    assert page.get_by_role("link", name="Report it").get_attribute("href").startswith("https://github.com/")
+    assert page.problems == []
+
+
+def test_adapter_page_shows_verdicts_quirk_and_every_report(watched_page, site):
+    adapter = site.adapter("fixture-naughty-jms")
+    page = watched_page
+    page.goto("/adapters/fixture-naughty-jms/")
+    assert page.locator("h1").inner_text() == adapter["name"]
+    assert adapter["summary"] in page.locator(".summary").inner_text()
+    verdicts = page.locator("table.verdicts")
+    for label in ("Raspberry Pi 4", "Raspberry Pi 5", "Raspberry Pi 3 and older", "Linux PC", "macOS"):
+        assert verdicts.get_by_role("rowheader", name=label).count() == 1
+    pi4 = verdicts.locator("tr", has=page.get_by_role("rowheader", name="Raspberry Pi 4"))
+    assert "Needs quirk" in pi4.inner_text()  # words, not colour alone
+    assert "Boots" in pi4.inner_text()
+    assert page.locator("#quirk-line").inner_text().replace("\n", "") == adapter["verdict"]["quirk_line"]
+    where = page.locator(".quirk-where").inner_text()
+    assert "/boot/firmware/cmdline.txt" in where and "/boot/cmdline.txt" in where
+    assert page.locator('a[href="/usb/152d/0578/"]').count() >= 1
+    assert page.locator('a[href="/chipsets/jms567/"]').count() >= 1
+    assert "1.2.3" in page.locator("#firmware ~ ul").inner_text()
+    for number, report in enumerate(adapter["reports"], start=1):
+        row = page.locator(f"#report-{number}")
+        assert row.count() == 1
+        assert row.locator(f'a[href="{report["source"]["url"]}"]').count() == 1
+    assert page.locator("details summary").first.inner_text().startswith("Details and evidence")
+    assert page.locator("details pre").first.is_hidden()  # evidence waits behind the disclosure
+    edit = page.get_by_role("link", name="Edit this record").get_attribute("href")
+    assert edit.endswith("/tests/fixtures/site-data/adapters/fixture-naughty-jms.yaml")
+    assert "issues/new" in page.get_by_role("link", name="Add your report").get_attribute("href")
+    changed = adapter["changes"].get("changed")
+    if changed:  # git dates exist once the fixture is committed, as in CI
+        assert f"Last changed {changed}" in page.locator(".record-footer").inner_text()
+    assert page.problems == []
+
+
+def test_report_anchor_scrolls_to_its_row(watched_page):
+    page = watched_page
+    page.goto("/adapters/fixture-naughty-jms/#report-3")
+    assert page.locator("#report-3").is_visible()
+    assert page.evaluate("document.querySelector(':target').id") == "report-3"
+
+
+def test_throughput_chart_compares_uas_and_usb_storage(watched_page, site):
+    page = watched_page
+    page.goto("/adapters/fixture-nice-sata/")
+    charts = page.locator("figure.chart")
+    captions = charts.locator("figcaption").all_inner_texts()
+    assert captions == ["Sequential (MB/s)", "4K random (MB/s)", "4K random (IOPS)"]
+    sequential = charts.first
+    assert sequential.locator("rect.bar-uas").count() == 2
+    assert sequential.locator("rect.bar-usb-storage").count() == 1
+    labels = sequential.locator("text").all_text_contents()
+    assert "read · UAS · 360 MB/s · #1 fio" in labels
+    assert any("(310 MiB/s)" in label for label in labels)  # converted figures keep what was reported
+    width = lambda css: float(sequential.locator(css).first.get_attribute("width").rstrip("%"))  # noqa: E731
+    assert width("rect.bar-uas") == 100  # the fastest figure spans the panel
+    assert width("rect.bar-usb-storage") == pytest.approx(100 * 290 / 360, abs=0.01)
+
+
+def test_chipset_page_lists_its_adapters_with_verdicts(watched_page):
+    page = watched_page
+    page.goto("/chipsets/jms567/")
+    assert page.locator("h1").inner_text().startswith("JMS567")
+    table = page.locator("table.adapters")
+    assert table.locator("tbody tr").count() == 2
+    assert "Needs quirk" in table.inner_text() and "Does not boot" in table.inner_text()
+
+
+def test_usb_page_shows_every_product_sharing_the_id(watched_page):
+    page = watched_page
+    page.goto("/usb/152d/0578/")
+    rows = page.locator("table.adapters tbody tr")
+    assert rows.count() == 2
+    names = rows.locator("th a").all_inner_texts()
+    assert sorted(names) == ["Fixturebrand Quirkcable SATA to USB 3.0 cable", "Otherfixture Noboot dock"]
+    assert "0x152d 0x0578" in page.locator(".spellings").inner_text()
+
+
+def test_naughty_list_has_reasons_quirks_evidence_and_one_combined_line(watched_page, site):
+    page = watched_page
+    page.goto("/naughty/")
+    entries = page.locator("ol.verdict-list > li")
+    assert entries.count() == len(site.export["lists"]["naughty"])
+    for adapter_id in site.export["lists"]["naughty"]:
+        entry = page.locator(f"li#{adapter_id}")
+        adapter = site.adapter(adapter_id)
+        assert "Why: " + "; ".join(adapter["verdict"]["reasons"]) in entry.inner_text()
+        assert entry.locator(f'a[href^="/adapters/{adapter_id}/#report-"]').count() >= 1
+        if adapter["verdict"]["quirk_line"]:
+            assert adapter["verdict"]["quirk_line"] in entry.inner_text()
+    combined = page.locator("#combined-quirk-line").inner_text().replace("\n", "")
+    assert combined == site.export["lists"]["naughty_quirk_line"]
+
+
+def test_nice_list(watched_page, site):
+    page = watched_page
+    page.goto("/nice/")
+    assert page.locator("ol.verdict-list > li h2").all_inner_texts() == [
+        site.adapter(i)["name"] for i in site.export["lists"]["nice"]]
+
+
+def test_copy_button_puts_the_exact_quirk_line_on_the_clipboard(browser, site):
+    context = browser.new_context(base_url=site.url, permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto("/naughty/")
+    page.get_by_role("button", name="Copy").click()
+    assert page.evaluate("navigator.clipboard.readText()") == site.export["lists"]["naughty_quirk_line"]
+    page.goto("/adapters/fixture-naughty-jms/")
+    page.get_by_role("button", name="Copy").click()
+    assert page.evaluate("navigator.clipboard.readText()") == "usb-storage.quirks=152d:0578:u"
+    context.close()
+
+
+def test_adapters_table_sorts_and_filters(watched_page, site):
+    page = watched_page
+    page.goto("/adapters/")
+    rows = page.locator("table.adapters tbody tr")
+    assert rows.count() == len(site.export["adapters"])
+    names = lambda: rows.locator("th a").all_inner_texts()  # noqa: E731
+    page.get_by_role("button", name="Adapter").click()
+    assert names() == sorted(names(), key=str.lower)
+    page.get_by_role("button", name="Adapter").click()
+    assert names() == sorted(names(), key=str.lower, reverse=True)
+    page.get_by_role("button", name="Pi 4 UAS").click()
+    first = rows.first.locator("td").nth(4).inner_text()
+    assert "Works" in first  # works ranks before quirks and untested
+    page.get_by_label("Filter rows").fill("jms567")
+    visible = [r for r in rows.all() if r.is_visible()]
+    assert len(visible) == 2
+    assert page.get_by_role("status").first.inner_text() == f"2 of {len(site.export['adapters'])} shown"
+    assert page.problems == []
+
+
+def test_adapters_table_is_complete_without_javascript(browser, site):
+    context = browser.new_context(base_url=site.url, java_script_enabled=False)
+    page = context.new_page()
+    page.goto("/adapters/")
+    rows = page.locator("table.adapters tbody tr")
+    assert rows.count() == len(site.export["adapters"])
+    assert all(r.is_visible() for r in rows.all())
+    page.goto("/adapters/fixture-naughty-jms/")
+    assert page.locator("#quirk-line").is_visible()
+    assert page.get_by_role("button", name="Copy").count() == 0  # copy needs JS; the text stays selectable
+    context.close()
+
+
+def test_alias_redirects_to_the_new_address(browser, site):
+    context = browser.new_context(base_url=site.url)
+    page = context.new_page()
+    page.goto("/adapters/fixture-goodcase-old/")
+    page.wait_for_url("**/adapters/fixture-nice-sata/")
+    assert page.locator("h1").inner_text().startswith("Fixturebrand Goodcase")
+    page.goto("/chipsets/asm-1153e/")
+    page.wait_for_url("**/chipsets/asm1153e/")
+    context.close()
+
+
+def test_missing_page_is_404_and_offers_search(browser, site):
+    with pytest.raises(urllib.error.HTTPError) as error:
+        urllib.request.urlopen(site.url + "/adapters/no-such-adapter/")
+    assert error.value.code == 404
+    context = browser.new_context(base_url=site.url)
+    page = context.new_page()
+    page.goto("/adapters/no-such-adapter/")
+    assert page.locator("h1").inner_text() == "Page not found"
+    page.get_by_role("searchbox").fill("Goodcase")
+    page.locator(".results li a").first.wait_for()
+    assert page.locator(".results li a").first.get_attribute("href") == "/adapters/fixture-nice-sata/"
+    context.close()
+
+
+def test_sitemap_and_atom_feed(site):
+    sitemap = ET.fromstring(urllib.request.urlopen(site.url + "/sitemap.xml").read())
+    locs = {el.text for el in sitemap.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")}
+    for adapter in site.export["adapters"]:
+        assert f"{site.url}/adapters/{adapter['id']}/" in locs
+    assert f"{site.url}/naughty/" in locs
+    response = urllib.request.urlopen(site.url + "/atom.xml")
+    feed = ET.fromstring(response.read())
+    atom = "{http://www.w3.org/2005/Atom}"
+    assert feed.tag == f"{atom}feed"
+    dated = [a for a in site.export["adapters"] if a["changes"].get("changed")]
+    entries = feed.findall(f"{atom}entry")
+    assert len(entries) == len(dated)
+    for entry in entries:
+        assert re.match(r"(Added|Changed): ", entry.find(f"{atom}title").text)
+        assert entry.find(f"{atom}link").get("href").startswith(f"{site.url}/adapters/")
+
+
+def test_machine_readable_files_are_served(site):
+    import json
+    for path in ("/api/v1/adapters.json", "/api/v1/chipsets.json", "/api/v1/adapters/fixture-nvme.json",
+                 "/api/v1/usb/152d/0578.json"):
+        payload = json.loads(urllib.request.urlopen(site.url + path).read())
+        assert set(payload) == {"schema_version", "generated_at", "result"}
+    csv_text = urllib.request.urlopen(site.url + "/adapters.csv").read().decode()
+    assert csv_text.splitlines()[0].startswith("id,name,")
+
+
+def test_kernel_fields_render_when_the_export_has_them(tmp_path):
+    """Kernel-quirk fields are optional in the export; when present, each page shows them."""
+    from conftest import SITE_DATA
+    from uasdb.sitebuild import build_site
+
+    def add_kernel(site):
+        info = {"flags": "u", "since": "5.4", "note": "<b>kernel</b> note"}
+        next(a for a in site["adapters"] if a["id"] == "fixture-naughty-jms")["kernel"] = info
+        site["usb"]["152d:0578"]["kernel"] = info
+        site["lists"]["kernel_only"] = [{"usb_id": "1234:5678", "flags": "u"}]
+        site["kernel"] = {"version": "6.12"}
+    public = build_site(tmp_path, "http://127.0.0.1:1", [SITE_DATA], patch_export=add_kernel)
+    adapter = (public / "adapters/fixture-naughty-jms/index.html").read_text()
+    assert "What the Linux kernel already does" in adapter
+    assert "&lt;b>kernel&lt;/b> note" in adapter and "<b>kernel" not in adapter
+    assert "What the Linux kernel already does" not in (public / "adapters/fixture-nvme/index.html").read_text()
+    assert "5.4" in (public / "usb/152d/0578/index.html").read_text()
+    assert "1234:5678" in (public / "naughty/index.html").read_text()
+    assert "6.12" in (public / "usb/index.html").read_text()

@@ -1,0 +1,82 @@
+"""Search: one query by name, vendor, chipset or any spelling of a USB ID finds the right pages, and the
+filters narrow the results. Pagefind splits 152d:0578 into parts and joins them (152d0578), but not
+0x152d 0x0578 or VID_152D&PID_0578; the pages index those spellings as text."""
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def search(page, query):
+    page.goto("/")
+    page.get_by_role("searchbox").fill(query)
+    page.locator(".search-status").filter(has_text="result").wait_for()
+    links = page.locator(".results li a.result-title")
+    return [links.nth(i).get_attribute("href") for i in range(links.count())]
+
+
+JMS_PAGES = {"/usb/152d/0578/", "/adapters/fixture-naughty-jms/", "/adapters/fixture-second-jms/"}
+
+
+@pytest.mark.parametrize("query", ["152d:0578", "152d0578", "0x152d 0x0578", "0x152d:0x0578", "152D:0578",
+                                   "VID_152D&PID_0578", "ID 152d:0578"])
+def test_every_usb_id_spelling_finds_the_id_and_its_products(watched_page, query):
+    found = search(watched_page, query)
+    assert found[0] == "/usb/152d/0578/"
+    assert JMS_PAGES <= set(found)
+    assert "/adapters/fixture-nice-sata/" not in found
+    assert watched_page.problems == []
+
+
+def test_search_by_product_name(watched_page):
+    assert search(watched_page, "Quirkcable")[0] == "/adapters/fixture-naughty-jms/"
+
+
+def test_search_by_vendor(watched_page):
+    found = search(watched_page, "Otherfixture")
+    assert "/adapters/fixture-second-jms/" in found
+
+
+def test_search_by_chipset_finds_the_chip_and_its_adapters(watched_page):
+    found = search(watched_page, "JMS567")
+    assert found[0] == "/chipsets/jms567/"
+    assert {"/adapters/fixture-naughty-jms/", "/adapters/fixture-second-jms/"} <= set(found)
+
+
+def test_results_show_the_verdict(watched_page, site):
+    search(watched_page, "Quirkcable")
+    first = watched_page.locator(".results li").first
+    assert first.locator(".result-verdict").inner_text() == site.adapter("fixture-naughty-jms")["summary"]
+
+
+@pytest.mark.parametrize("label, value, expected", [
+    ("Chipset", "JMS567", {"/adapters/fixture-naughty-jms/", "/adapters/fixture-second-jms/"}),
+    ("Drive", "nvme", {"/adapters/fixture-nvme/"}),
+    ("Vendor", "Otherfixture", {"/adapters/fixture-second-jms/"}),
+    ("Pi 4 UAS", "Needs quirk", {"/adapters/fixture-naughty-jms/", "/adapters/fixture-hostile/"}),
+    ("Pi 4 boot", "Does not boot", {"/adapters/fixture-second-jms/"}),
+])
+def test_filters_alone_list_matching_adapters(watched_page, label, value, expected):
+    page = watched_page
+    page.goto("/")
+    page.get_by_label(label, exact=True).select_option(value)
+    page.locator(".search-status").filter(has_text="result").wait_for()
+    links = page.locator(".results li a.result-title")
+    assert {links.nth(i).get_attribute("href") for i in range(links.count())} == expected
+
+
+def test_filter_narrows_a_query(watched_page):
+    page = watched_page
+    page.goto("/")
+    page.get_by_label("Pi 4 boot", exact=True).select_option("Does not boot")
+    page.get_by_role("searchbox").fill("152d:0578")
+    page.locator(".search-status").filter(has_text="1 result").wait_for()
+    assert page.locator(".results li a.result-title").get_attribute("href") == "/adapters/fixture-second-jms/"
+
+
+def test_query_in_the_address_runs_the_search(watched_page):
+    page = watched_page
+    page.goto("/?q=152d0578")
+    page.locator(".search-status").filter(has_text="result").wait_for()
+    assert page.locator(".results li a.result-title").first.get_attribute("href") == "/usb/152d/0578/"
