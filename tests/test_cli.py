@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO, adapter, write_tree
+from helpers import REPO, adapter, write_tree
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -2,7 +2,7 @@
 import subprocess
 import sys
 
-from conftest import REPO
+from helpers import REPO
 from uasdb.database import check
 from uasdb.fmt import canonical_text
 from uasdb.database import discover

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BASE_CHIPSET, REPO, TODAY, write_tree
+from helpers import BASE_CHIPSET, REPO, TODAY, write_tree
 from uasdb.database import check
 from uasdb.rules import all_rules
 

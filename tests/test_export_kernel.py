@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from conftest import adapter, write_tree
+from helpers import adapter, write_tree
 from kernel_fixtures import fixture_drivedb, fixture_kernel, fixture_usbids
 from uasdb.database import check
 from uasdb.export import build, write

@@ -75,7 +75,7 @@ def test_unparsable_is_left_alone():
 
 def test_check_mode_reports_and_changes_nothing(tmp_path):
     import subprocess, sys, os
-    from conftest import REPO
+    from helpers import REPO
     folder = tmp_path / "data" / "adapters"
     folder.mkdir(parents=True)
     target = folder / "acme.yaml"

@@ -6,7 +6,7 @@ import sys
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO
+from helpers import REPO
 from uasdb.database import check
 
 VALID = (REPO / "tests" / "fixtures" / "valid-record.yaml").read_bytes()

@@ -1,5 +1,5 @@
 """Schema findings are rewritten into sentences that say how to fix them."""
-from conftest import adapter
+from helpers import adapter
 
 
 def only(problems, rule):
@@ -24,7 +24,7 @@ def test_enum_suggests(check_records):
 
 
 def test_unquoted_version_is_explained(tmp_path):
-    from conftest import write_tree
+    from helpers import write_tree
     from uasdb.database import check
     data = write_tree(tmp_path, [adapter(firmware=[{"version": "1.10"}])])
     path = data / "adapters" / "acme-box.yaml"
@@ -54,7 +54,7 @@ def test_empty_source_explains_the_two_options(check_records):
 
 
 def test_empty_value(tmp_path):
-    from conftest import write_tree
+    from helpers import write_tree
     from uasdb.database import check
     data = write_tree(tmp_path, [adapter(vendor="X")])
     path = data / "adapters" / "acme-box.yaml"

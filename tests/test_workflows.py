@@ -3,7 +3,7 @@ import re
 import shutil
 import subprocess
 
-from conftest import REPO
+from helpers import REPO
 
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
 

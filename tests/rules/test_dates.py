@@ -1,6 +1,6 @@
 import pytest
 
-from conftest import adapter, rule_hits
+from helpers import adapter, rule_hits
 
 CASES = [
     ("full date", "2021-03-04", []),

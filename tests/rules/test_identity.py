@@ -1,8 +1,8 @@
-from conftest import BASE_CHIPSET, adapter, rule_hits
+from helpers import BASE_CHIPSET, adapter, rule_hits
 
 
 def test_id_must_match_file_name(tmp_path):
-    from conftest import write_tree
+    from helpers import write_tree
     from uasdb.database import check
     data = write_tree(tmp_path, [adapter()])
     (data / "adapters" / "acme-box.yaml").rename(data / "adapters" / "acme-box-2.yaml")
@@ -30,7 +30,7 @@ def test_chipset_ids_are_unique_too(check_records):
 
 
 def test_schema_comment_required(tmp_path):
-    from conftest import write_tree
+    from helpers import write_tree
     from uasdb.database import check
     data = write_tree(tmp_path, [adapter()])
     path = data / "adapters" / "acme-box.yaml"

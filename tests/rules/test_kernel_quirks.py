@@ -1,6 +1,6 @@
 import pytest
 
-from conftest import adapter, rule_hits
+from helpers import adapter, rule_hits
 from kernel_fixtures import findings, hits
 
 

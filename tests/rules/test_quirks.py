@@ -1,6 +1,6 @@
 import pytest
 
-from conftest import adapter, rule_hits
+from helpers import adapter, rule_hits
 
 CASES = [
     ("quirk with flags", adapter(report={"uas": "works-with-quirk", "quirks": "u"}), "quirk-needs-flags", []),

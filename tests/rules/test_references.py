@@ -1,4 +1,4 @@
-from conftest import adapter, rule_hits
+from helpers import adapter, rule_hits
 
 
 def test_chipset_must_exist(check_records):

@@ -1,6 +1,6 @@
 import pytest
 
-from conftest import adapter, rule_hits
+from helpers import adapter, rule_hits
 
 
 def measured(link, value, unit="MB/s"):

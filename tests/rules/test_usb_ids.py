@@ -1,4 +1,4 @@
-from conftest import adapter, rule_hits
+from helpers import adapter, rule_hits
 
 
 def test_shared_id_is_a_warning_on_both(check_records):

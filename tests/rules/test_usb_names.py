@@ -1,6 +1,6 @@
 import pytest
 
-from conftest import BASE_CHIPSET, adapter
+from helpers import BASE_CHIPSET, adapter
 from kernel_fixtures import findings, hits
 from uasdb.rules.usb_names import names_agree
 
