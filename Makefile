@@ -93,7 +93,8 @@ reference: venv
 	$(UASDB) import-drivedb
 	$(UASDB) import-usbids
 
-bench: venv
+# Speed and scale against reference tools (BENCHMARKS.md, benchmarks.svg); figures only, nothing asserted.
+bench: site debian-packages
 	$(PY) -m uasdb.bench
 
 # Page weight (gzip) and Lighthouse scores of the built site; prints figures, asserts nothing.

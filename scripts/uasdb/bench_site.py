@@ -56,6 +56,28 @@ def lighthouse(url: str) -> Optional[Dict[str, int]]:
         return {name: round(c["score"] * 100) for name, c in categories.items() if c["score"] is not None}
 
 
+def measure_real_site(public: Optional[Path] = None, with_lighthouse: bool = True) -> Dict[str, object]:
+    """Weights (gzip KB of HTML+CSS) and Lighthouse scores of the home, an adapter and the naughty page,
+    keyed for the benchmark report."""
+    from .database import REPO_ROOT
+    public = public or REPO_ROOT / "public"
+    adapters = json.loads((public / "api/v1/adapters.json").read_text())["result"]
+    adapter = max(adapters, key=lambda a: (len(a["reports"]), a["id"]))["id"]
+    pages = {"home": "/", "adapter": f"/adapters/{adapter}/", "naughty": "/naughty/"}
+    figures: Dict[str, object] = {"measured_adapter_page": pages["adapter"]}
+    server = LoopbackServer(public).start()
+    try:
+        for name, path in pages.items():
+            w = page_weight(server.url, path)
+            figures[f"{name}_page_kb"] = round((w["html"] + w["css"]) / 1024, 1)
+            if with_lighthouse:
+                for category, score in (lighthouse(server.url + path) or {}).items():
+                    figures[f"lighthouse {name} {category}"] = score
+    finally:
+        server.stop()
+    return figures
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", default="public", help="built site (make site)")

@@ -1,0 +1,21 @@
+"""The benchmark runs end to end in quick mode, so it cannot rot. Its figures are not asserted."""
+import os
+import subprocess
+import sys
+
+from helpers import REPO
+
+
+def test_quick_benchmark_runs_and_writes_its_report(tmp_path):
+    out = tmp_path / "BENCHMARKS.md"
+    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts"))
+    result = subprocess.run([sys.executable, "-m", "uasdb.bench", "--quick", "--out", str(out)],
+                            capture_output=True, text=True, env=env, timeout=900)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    text = out.read_text()
+    for step in ("validate", "check-jsonschema", "export", "hugo", "pagefind", "hugo-floor"):
+        assert f"{step} s (MiB)" in text
+    assert "| 20 |" in text and "| 60 |" in text
+    assert "validate ÷ check-jsonschema at 60" in text and "search ms" in text and "search kb" in text
+    svg = (tmp_path / "benchmarks.svg").read_text()
+    assert svg.startswith("<svg") and svg.count("<polyline") == 6
