@@ -102,3 +102,12 @@ def test_combined_quirk_line_merges_shared_ids():
     b = adapter_verdict(record(r(uas="works-with-quirk", quirks="t"), usb_ids=(("152d", "0578"), ("174c", "55aa"))))
     assert combined_quirk_line([a, b]) == "usb-storage.quirks=152d:0578:tu,174c:55aa:t"
     assert combined_quirk_line([]) is None
+
+
+def test_quirk_line_length_limit_is_the_kernels():
+    from uasdb.verdicts import QUIRKS_PARAM_MAX_CHARS, quirk_line_fits, quirk_value_length
+    ten = "usb-storage.quirks=" + ",".join(f"152d:{n:04x}:u" for n in range(10))   # 10*11 + 9 commas = 119
+    eleven = "usb-storage.quirks=" + ",".join(f"152d:{n:04x}:u" for n in range(11))  # 131
+    assert quirk_value_length(ten) == 119 and quirk_line_fits(ten)
+    assert quirk_value_length(eleven) == 131 and not quirk_line_fits(eleven)
+    assert QUIRKS_PARAM_MAX_CHARS == 127 and quirk_line_fits(None)

@@ -26,7 +26,8 @@ from typing import Any, Collection, Dict, List, Optional, Sequence
 from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check
 from .kernel_export import add_reference
 from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, PLATFORMS, VERDICT_SHORT, VERDICT_TEXT,
-                       adapter_verdict, combined_quirk_line, summary_line)
+                       QUIRKS_PARAM_MAX_CHARS, adapter_verdict, combined_quirk_line, quirk_line_fits,
+                       quirk_value_length, summary_line)
 
 # How the site names each `host` of the schema's enum.
 HOST_LABELS = {"pi4": "Raspberry Pi 4", "pi400": "Raspberry Pi 400", "cm4": "Compute Module 4", "pi5": "Raspberry Pi 5",
@@ -173,6 +174,9 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
             "naughty": [a["id"] for a in naughty],
             "nice": [a["id"] for a in nice],
             "naughty_quirk_line": combined_quirk_line(naughty_verdicts),
+            "naughty_quirk_line_length": quirk_value_length(combined_quirk_line(naughty_verdicts)),
+            "naughty_quirk_line_fits": quirk_line_fits(combined_quirk_line(naughty_verdicts)),
+            "quirks_param_max_chars": QUIRKS_PARAM_MAX_CHARS,
         },
         "platforms": {name: {"label": spec["label"]} for name, spec in PLATFORMS.items()},
         "platform_order": PLATFORM_ORDER,

@@ -38,6 +38,8 @@ PLATFORMS: Dict[str, Dict[str, Any]] = {
     "windows": {"label": "Windows", "hosts": ("windows",), "linux": False, "pi": False},
 }
 HOST_PLATFORM = {host: name for name, spec in PLATFORMS.items() for host in spec["hosts"]}
+# drivers/usb/storage/usb.c: `static char quirks[128]` — a longer value is refused whole ("string parameter too long").
+QUIRKS_PARAM_MAX_CHARS = 127
 NOT_THE_ADAPTER = frozenset({"power", "cable", "hub", "drive", "host", "software"})
 
 UAS_VERDICTS = ("works", "works-with-quirk", "no-uas", "broken", "mixed", "untested")
@@ -229,3 +231,12 @@ def summary_line(verdict: AdapterVerdict) -> str:
             return "No Raspberry Pi 4 reports yet; reports exist for " + ", ".join(tested) + "."
         return "No reports with a verdict yet."
     return f"Raspberry Pi 4: {VERDICT_TEXT[uas_pi4]}; booting: {BOOT_VERDICT_TEXT[boot_pi4]}."
+
+
+def quirk_value_length(line: Optional[str]) -> int:
+    """Characters after `usb-storage.quirks=`: what the kernel's 128-byte parameter must hold."""
+    return len(line.split("=", 1)[1]) if line else 0
+
+
+def quirk_line_fits(line: Optional[str]) -> bool:
+    return quirk_value_length(line) <= QUIRKS_PARAM_MAX_CHARS
