@@ -116,11 +116,9 @@ def throughput_chart(record: Dict[str, Any]) -> List[Dict[str, Any]]:
 
 
 def _repo_relative(path: str) -> str:
-    resolved = Path(path).resolve()
-    try:
-        return str(resolved.relative_to(REPO_ROOT))
-    except ValueError:
-        return path
+    absolute = os.path.abspath(path)
+    root = str(REPO_ROOT)
+    return os.path.relpath(absolute, root) if absolute.startswith(root + os.sep) else path
 
 
 def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:

@@ -191,7 +191,8 @@ def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usb
     for adapter in site["adapters"]:
         adapter["kernel"] = adapter_kernel(adapter, table)
 
-    naughty = {a["id"]: a for a in site["adapters"] if a["id"] in set(site["lists"].get("naughty", []))}
+    naughty_ids = set(site["lists"].get("naughty", []))
+    naughty = {a["id"]: a for a in site["adapters"] if a["id"] in naughty_ids}
     combined: Dict[str, Set[str]] = {}
     for adapter in naughty.values():
         for entry in adapter["kernel"]["quirk_entries_preserving_builtin"]:

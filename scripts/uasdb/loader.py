@@ -131,7 +131,12 @@ _YAML12_RULES = (
 )
 
 
+_YAML12_FIRST = frozenset("0123456789+-.~nNtTfF")
+
+
 def yaml12_value(text: str) -> Any:
+    if text and text[0] not in _YAML12_FIRST:  # most plain values (pi4, works, uas…) cannot be anything but text
+        return text
     for pattern, convert in _YAML12_RULES:
         if pattern.fullmatch(text):
             return convert(text)
