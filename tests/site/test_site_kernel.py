@@ -102,6 +102,7 @@ def test_search_finds_a_kernel_only_id(watched_page, query):
     page.get_by_role("searchbox").fill(query)
     page.locator(".search-status").filter(has_text="result").wait_for()
     assert page.locator(".results li a.result-title").first.get_attribute("href") == "/usb/2109/0715/"
+    assert "sets IGNORE_UAS for it by itself" in page.locator(".results li .result-verdict").first.inner_text()
 
 
 def test_naughty_list_has_the_ids_linux_already_treats_specially(watched_page, site):
