@@ -11,7 +11,8 @@ PAGES = {
     "home": "/", "adapter": "/adapters/fixture-naughty-jms/", "adapter-chart": "/adapters/fixture-nice-sata/",
     "adapters": "/adapters/", "naughty": "/naughty/", "nice": "/nice/", "chipset": "/chipsets/jms567/",
     "chipsets": "/chipsets/", "usb": "/usb/152d/0578/", "usb-ids": "/usb/", "hostile": "/adapters/fixture-hostile/",
-    "not-found": "/no-such-page/",
+    "not-found": "/no-such-page/", "usb-kernel-only": "/usb/2109/0715/", "chipset-asmedia": "/chipsets/asm1153e/",
+    "adapter-nvme": "/adapters/fixture-nvme/",
 }
 axe = Axe()
 

@@ -222,24 +222,3 @@ def test_machine_readable_files_are_served(site):
         assert set(payload) == {"schema_version", "generated_at", "result"}
     csv_text = urllib.request.urlopen(site.url + "/adapters.csv").read().decode()
     assert csv_text.splitlines()[0].startswith("id,name,")
-
-
-def test_kernel_fields_render_when_the_export_has_them(tmp_path):
-    """Kernel-quirk fields are optional in the export; when present, each page shows them."""
-    from conftest import SITE_DATA
-    from uasdb.sitebuild import build_site
-
-    def add_kernel(site):
-        info = {"flags": "u", "since": "5.4", "note": "<b>kernel</b> note"}
-        next(a for a in site["adapters"] if a["id"] == "fixture-naughty-jms")["kernel"] = info
-        site["usb"]["152d:0578"]["kernel"] = info
-        site["lists"]["kernel_only"] = [{"usb_id": "1234:5678", "flags": "u"}]
-        site["kernel"] = {"version": "6.12"}
-    public = build_site(tmp_path, "http://127.0.0.1:1", [SITE_DATA], patch_export=add_kernel)
-    adapter = (public / "adapters/fixture-naughty-jms/index.html").read_text()
-    assert "What the Linux kernel already does" in adapter
-    assert "&lt;b>kernel&lt;/b> note" in adapter and "<b>kernel" not in adapter
-    assert "What the Linux kernel already does" not in (public / "adapters/fixture-nvme/index.html").read_text()
-    assert "5.4" in (public / "usb/152d/0578/index.html").read_text()
-    assert "1234:5678" in (public / "naughty/index.html").read_text()
-    assert "6.12" in (public / "usb/index.html").read_text()
