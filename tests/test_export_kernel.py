@@ -123,3 +123,24 @@ def test_full_export_writes_pages_for_kernel_only_ids(tmp_path):
     assert acme["kernel"]["summary"][0].startswith("Linux 6.12 already applies to 152d:0578: BROKEN_FUA")
     assert acme["kernel"]["quirk_entries_preserving_builtin"] == ["152d:0578:u"]
     assert "2537:1068" in site["lists"]["kernel_only"] and "152d:0578" not in site["lists"]["kernel_only"]
+
+
+def test_no_ata_1x_from_unusual_devs_is_kept_when_uas_is_turned_off():
+    """usb-storage honours NO_ATA_1X (scsiglue.c) and applies unusual_devs.h entries, so a `u` entry must add `t`
+    back there; the same flag from unusual_uas.h or the uas probe check is moot under usb-storage."""
+    from uasdb.kernel_export import letter_drivers, preserve_builtin
+    from uasdb.reference import load_kernel
+    table = load_kernel()
+    assert letter_drivers(table, "t") == "both" and letter_drivers(table, "f") == "uas"
+    for entry in table.entries:
+        if "NO_ATA_1X" not in entry.flags or not entry.every_bcd or entry.condition is not None:
+            continue
+        others = [e for e in table.entries_for(*entry.usb_id.split(":")) if e is not entry]
+        if others:
+            continue
+        result = preserve_builtin(table, f"{entry.usb_id}:u")
+        letters = result["preserving"].split(":")[2]
+        if entry.file.endswith("unusual_devs.h"):
+            assert "t" in letters and "NO_ATA_1X" not in result["dropped_without_effect"], entry.usb_id
+        else:
+            assert letters == "u" and "NO_ATA_1X" in result["dropped_without_effect"], entry.usb_id

@@ -91,6 +91,17 @@ def _relevant(table: KernelTable, vid: str, pid: str, span: Span) -> List[Kernel
     return [e for e in entries if e.overlaps(*span)] if span else entries
 
 
+
+# Where the code disagrees with kernel-parameters.txt, the code wins: the documentation calls NO_ATA_1X
+# "uas only", but usb-storage's queuecommand refuses ATA(12)/ATA(16) under it too (scsiglue.c).
+DRIVERS_FROM_CODE = {"NO_ATA_1X": "both"}
+
+
+def letter_drivers(table: KernelTable, letter: str) -> str:
+    """Which driver honours a quirk letter: "uas", "usb-storage" or "both"."""
+    return DRIVERS_FROM_CODE.get(table.letters.get(letter, ""), table.letter_drivers.get(letter, "both"))
+
+
 def preserve_builtin(table: KernelTable, quirk_entry: str, span: Span = None) -> Dict[str, Any]:
     """A usb-storage.quirks entry replaces the built-in lettered flags of its ID: usb.c clears all
     of them before setting the user's letters. Return the entry with the letters that keep the
@@ -110,7 +121,10 @@ def preserve_builtin(table: KernelTable, quirk_entry: str, span: Span = None) ->
     chosen = {table.letters[c] for c in letters if c in table.letters}
     dropped = [f for f in builtin if f in replaced and f in letter_of and f not in chosen]
     uas_off = "IGNORE_UAS" in chosen
-    no_effect = [f for f in dropped if uas_off and table.letter_drivers.get(letter_of[f]) == "uas"]
+    # With `u`, usb-storage drives the device: it sets flags from unusual_devs.h only (usual-tables.c), never
+    # from unusual_uas.h or the uas probe checks, and ignores the uas-only ones. Anything else is moot.
+    storage_flags = {f for e in entries if e.file.endswith("unusual_devs.h") for f in e.flags}
+    no_effect = [f for f in dropped if uas_off and (letter_drivers(table, letter_of[f]) == "uas" or f not in storage_flags)]
     kept = [f for f in builtin if f not in replaced]
     runtime_replaced = sorted({f for c in runtime if not c.unconditional for f in c.flags if f in replaced and f not in chosen})
     preserving = "".join(sorted(set(letters) | {letter_of[f] for f in dropped if f not in no_effect}))
@@ -120,7 +134,7 @@ def preserve_builtin(table: KernelTable, quirk_entry: str, span: Span = None) ->
         "entry": quirk_entry,
         "preserving": f"{vid}:{pid}:{preserving}",
         "dropped": dropped,                     # built-in lettered flags the entry clears
-        "dropped_without_effect": no_effect,    # ...of which uas-only ones, moot once uas is off
+        "dropped_without_effect": no_effect,    # ...of which those usb-storage would not apply, moot once uas is off
         "kept": kept,                           # built-in flags without a letter: a user entry cannot clear them
         "runtime_replaced": runtime_replaced,   # flags uas-detect.h might pick that the entry overrides
         "bcd_dependent": any(not (e.covers(*span) if span else e.every_bcd) for e in entries),
@@ -207,7 +221,7 @@ def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usb
     site["kernel"] = {
         "version": table.version,
         "release": table.release,
-        "letters": [{"letter": letter, "flag": flag, "drivers": table.letter_drivers.get(letter, "both"),
+        "letters": [{"letter": letter, "flag": flag, "drivers": letter_drivers(table, letter),
                      "plain": FLAG_PLAIN.get(flag)} for letter, flag in sorted(table.letters.items())],
         "user_entry_replaces": list(table.user_entry_replaces),
         "runtime": [runtime_json(c, table, f"{c.vid}:{','.join(c.pids) or '*'}") for c in table.runtime],
