@@ -174,7 +174,7 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
             "nice": [a["id"] for a in nice],
             "naughty_quirk_line": combined_quirk_line(naughty_verdicts),
         },
-        "platforms": {name: {"label": spec["label"]} for name, spec in PLATFORMS.items()},
+        "platforms": {name: {"label": spec["label"], "hosts": list(spec["hosts"])} for name, spec in PLATFORMS.items()},
         "platform_order": PLATFORM_ORDER,
         "host_labels": HOST_LABELS,
         "verdict_text": VERDICT_TEXT,
