@@ -95,7 +95,12 @@ export function analysePaste(text) {
     merge(device, p, 'probe');
   }
   const ioreg = parseIoreg(text);
-  for (const m of joinMacos(ioreg, parseSystemProfiler(text))) {
+  const profiler = parseSystemProfiler(text);
+  for (const entry of profiler) { // names for every ID; only entries with a disk or driver count as storage
+    const device = get(entry.vid, entry.pid);
+    if (!device.product) device.product = entry.product;
+  }
+  for (const m of joinMacos(ioreg, profiler)) {
     const device = get(m.vid, m.pid);
     device.storage = true;
     merge(device, m, 'macOS');

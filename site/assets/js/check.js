@@ -243,7 +243,7 @@ function render(text, found, detected, ctx) {
     const matches = adapters.get(device.id) || [];
     const kernelInfo = kernelSentences(kernel, device);
     const section = el('section', { class: 'found', 'data-usb-id': device.id, 'data-driver': device.driver || '', 'aria-labelledby': `found-${device.id.replace(':', '-')}` });
-    const title = device.names[0] || [device.manufacturer, device.product].filter(Boolean).join(' ');
+    const title = device.names[0] || [...new Set([device.manufacturer, device.product].filter(Boolean))].join(' ');
     section.append(el('h3', { id: `found-${device.id.replace(':', '-')}` }, el('span', { class: 'usb-id' }, device.id), title ? ` ${title}` : ''));
     const facts = el('dl', { class: 'facts' });
     facts.append(el('dt', {}, 'Your paste'), el('dd', {}, describePaste(device)));
@@ -280,7 +280,7 @@ function render(text, found, detected, ctx) {
       valueLength(line) > QUIRKS_VALUE_MAX ? el('p', { class: 'warn' }, `Too long: the kernel accepts at most ${QUIRKS_VALUE_MAX} characters after usb-storage.quirks=.`) : null,
       el('p', { class: 'quirk-where' }, 'Add it to the end of the single line in ', code('/boot/firmware/cmdline.txt'),
         ' (current Raspberry Pi OS) or ', code('/boot/cmdline.txt'), ' (before Bookworm), separated by a space, then reboot. ',
-        el('a', { href: `${base.quirks}?entries=${encodeURIComponent(entries.map((e) => `${e.id}:${e.letters}`).join(','))}` }, 'Change it in the quirk builder'), '.'));
+        el('a', { href: `${base.quirks}?entries=${entries.map((e) => `${e.id}:${e.letters}`).join(',')}` }, 'Change it in the quirk builder'), '.'));
     nodes.push(el('section', { 'aria-labelledby': 'check-line-heading' }, el('h2', { id: 'check-line-heading' }, 'Quirk line'), box));
   }
 

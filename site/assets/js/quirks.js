@@ -115,10 +115,12 @@ async function init(form) {
     notes.replaceChildren(...items);
     result.hidden = false;
     empty.hidden = true;
-    const state = new URLSearchParams();
-    if (picked.length) state.set('adapters', picked.map((a) => a.id).join(','));
-    if (typed.value.trim()) state.set('entries', typed.value.trim());
-    history.replaceState(null, '', `${location.pathname}${state.toString() ? `?${state}` : ''}`);
+    // A shareable address; commas and colons stay readable (both are fine in a query).
+    const readable = (value) => encodeURIComponent(value).replace(/%2C/g, ',').replace(/%3A/gi, ':');
+    const state = [];
+    if (picked.length) state.push(`adapters=${readable(picked.map((a) => a.id).join(','))}`);
+    if (parsed.entries.length) state.push(`entries=${readable(parsed.entries.map((e) => `${e.id}:${e.letters}`).join(','))}`);
+    history.replaceState(null, '', `${location.pathname}${state.length ? `?${state.join('&')}` : ''}`);
   }
 
   // One entry: where it came from, what each letter does, and what it replaces of the kernel's own flags.
