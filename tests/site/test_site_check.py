@@ -250,6 +250,15 @@ def test_ids_in_the_address_prefill_the_check(watched_page):
     assert page.problems == []
 
 
+def test_a_bare_unknown_id_is_answered_not_hidden(watched_page):
+    page = watched_page
+    page.goto("/check/")
+    run_check(page, "ffff:0001")
+    section = page.locator('section.found[data-usb-id="ffff:0001"]')
+    assert "No adapter record has this ID yet" in section.inner_text()
+    assert "Linux 6.12 has no built-in quirk for ffff:0001" in section.inner_text()
+
+
 def test_links_the_results_make_resolve(watched_page, site):
     page = watched_page
     page.goto("/check/")
@@ -277,3 +286,19 @@ def test_check_and_quirk_scripts_load_only_on_their_pages(site):
         assert not re.search(r"/js/(check|quirks)\.", html), path
     assert re.search(r'<script type="module" src="/js/check\.[0-9a-f]+\.js" integrity="sha384-', (site.public / "check/index.html").read_text())
     assert re.search(r'<script type="module" src="/js/quirks\.[0-9a-f]+\.js" integrity="sha384-', (site.public / "quirks/index.html").read_text())
+
+
+def test_other_spellings_of_an_id_are_found(js_modules):
+    text = "USB\\VID_152D&PID_0578\\0123 and 0x174c 0x55aa and 0bda:9210"
+    devices = js_modules.call("check-core.js", "m.analysePaste(args[0]).devices.map((d) => d.id)", text)
+    assert devices == ["0bda:9210", "152d:0578", "174c:55aa"]
+
+
+def test_hostile_record_text_stays_text_in_the_results(watched_page, site):
+    page = watched_page
+    page.goto("/check/?ids=abcd:1234")
+    page.locator(".check-status").filter(has_text=re.compile(r"^Found")).wait_for()
+    assert page.locator(".matches a").inner_text() == site.adapter("fixture-hostile")["name"]
+    assert page.evaluate("window.__xss") is None
+    assert page.locator("#check-results img, #check-results script, #check-results [onerror]").count() == 0
+    assert page.problems == []

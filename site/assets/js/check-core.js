@@ -51,6 +51,10 @@ export function analysePaste(text) {
     return devices.get(id);
   };
   for (const id of findUsbIds(text)) get(...id.split(':'));
+  // Spellings Windows and other tools print (as the search accepts them): VID_152D&PID_0578, 0x152d 0x0578.
+  for (const m of String(text).matchAll(/VID_([0-9a-f]{4})&PID_([0-9a-f]{4})|\b0x([0-9a-f]{4})[ :]0x([0-9a-f]{4})\b/gi)) {
+    get(m[1] || m[3], m[2] || m[4]);
+  }
   const orphans = [];
 
   const byBusDevice = new Map();
@@ -99,6 +103,7 @@ export function analysePaste(text) {
   for (const entry of profiler) { // names for every ID; only entries with a disk or driver count as storage
     const device = get(entry.vid, entry.pid);
     if (!device.product) device.product = entry.product;
+    note(device, 'macOS');
   }
   for (const m of joinMacos(ioreg, profiler)) {
     const device = get(m.vid, m.pid);

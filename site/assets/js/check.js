@@ -222,7 +222,8 @@ function render(text, found, detected, ctx) {
   for (const device of found.devices) {
     const known = adapters.get(device.id) || [];
     const inKernel = (kernel.builtin[device.id] || []).length > 0 || builtinFor(kernel, device.vid, device.pid).runtime.length > 0;
-    (device.storage || known.length || inKernel ? relevant : others).push(device);
+    // A bare ID (no command output around it) is a question about that ID: always answer it.
+    (device.storage || known.length || inKernel || !device.sources.length ? relevant : others).push(device);
   }
   if (!found.devices.length && !found.orphans.length) {
     return { nodes: [explainNothingFound(text)], status: 'No USB ID or storage driver found in the paste.' };
