@@ -8,8 +8,6 @@ export const PREFIX = 'usb-storage.quirks=';
 // refuses a value of 128 bytes or more (one byte is the terminating NUL), and then no entry applies at all.
 export const QUIRKS_VALUE_MAX = 127;
 
-const ID_PATTERN = /^([0-9a-f]{4}):([0-9a-f]{4})$/;
-
 // Python's sorted("".join(...)) on ASCII letters; duplicates dropped.
 const sortedLetters = (letters) => [...new Set(letters)].sort().join('');
 
@@ -136,8 +134,4 @@ export function flagText(kernel, flag) {
   if (letter && plain) return `${flag} (${letter}: ${plain})`;
   if (plain) return `${flag} (${plain})`;
   return letter ? `${flag} (${letter})` : flag;
-}
-
-export function isUsbId(text) {
-  return ID_PATTERN.test(text);
 }

@@ -35,8 +35,6 @@ export function badge(verdict, kind) {
 }
 
 export const platformLabel = (name) => (params.platforms[name] ? params.platforms[name].label : name);
-export const verdictText = (verdict) => params.verdict_text[verdict] || verdict;
-export const platformOrder = params.platform_order;
 export const platforms = params.platforms;
 
 // A quirk line that breaks only between entries (as layouts/_partials/quirk-line.html does); its
