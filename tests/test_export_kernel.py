@@ -107,6 +107,18 @@ def test_top_level_kernel_object(site):
     assert site["usbids"]["version"] == "2025.07.26" and site["smartmontools"]["drivedb_version"].startswith("7.3")
 
 
+def test_kernel_object_carries_every_builtin_entry_by_id(site):
+    """The site's check page and quirk builder read built-in flags for any ID from kernel.json alone."""
+    builtin = site["kernel"]["builtin"]
+    assert set(builtin) == {e.usb_id for e in fixture_kernel().entries}
+    assert builtin["152d:0567"] == [
+        {"flags": ["BROKEN_FUA", "NO_REPORT_OPCODES"], "letters": "f", "bcd": {"min": "0000", "max": "9999"}, "every_bcd": True,
+         "condition": None, "vendor": "JMicron", "product": "JMS567", "source": "drivers/usb/storage/unusual_uas.h:17"},
+        {"flags": ["BROKEN_FUA"], "letters": "", "bcd": {"min": "0114", "max": "0117"}, "every_bcd": False,
+         "condition": None, "vendor": "JMicron", "product": "USB to ATA/ATAPI Bridge", "source": "drivers/usb/storage/unusual_devs.h:38"}]
+    assert site["kernel"]["flag_plain"]["BROKEN_FUA"] == "does not use forced-unit-access writes"
+
+
 def test_full_export_writes_pages_for_kernel_only_ids(tmp_path):
     """With the committed Linux 6.12 table: 2537:1068 has no record but gets an API file."""
     data = write_tree(tmp_path, [adapter(report={"uas": "works-with-quirk", "quirks": "u", "driver": "usb-storage"})])

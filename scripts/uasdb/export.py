@@ -176,7 +176,7 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
             "naughty_quirk_line_fits": quirk_line_fits(combined_quirk_line(naughty_verdicts)),
             "quirks_param_max_chars": QUIRKS_PARAM_MAX_CHARS,
         },
-        "platforms": {name: {"label": spec["label"]} for name, spec in PLATFORMS.items()},
+        "platforms": {name: {"label": spec["label"], "hosts": list(spec["hosts"])} for name, spec in PLATFORMS.items()},
         "platform_order": PLATFORM_ORDER,
         "host_labels": HOST_LABELS,
         "verdict_text": VERDICT_TEXT,

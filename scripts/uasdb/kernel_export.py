@@ -9,6 +9,8 @@
   adapters[].kernel             what Linux applies to the adapter's IDs, in words, and the quirk
                                 line rewritten so it keeps the built-in flags a user entry would drop
   kernel, usbids, smartmontools versions and the quirk letter table; lists.kernel_only
+  kernel.builtin                every built-in table entry by ID, compact, for the site's check page and
+                                quirk builder (they work out what an entry replaces without one request per ID)
 Nothing here decides a verdict; it only explains what the kernel does on its own.
 """
 from __future__ import annotations
@@ -39,6 +41,20 @@ def entry_json(entry: KernelEntry, table: KernelTable) -> Dict[str, Any]:
         "line": entry.line,
         "source": f"{entry.file}:{entry.line}",
         "condition": entry.condition,
+    }
+
+
+def builtin_json(entry: KernelEntry, table: KernelTable) -> Dict[str, Any]:
+    """One table entry for kernel.json's `builtin` map: flag names only (their words are in `flag_plain`)."""
+    return {
+        "flags": list(entry.flags),
+        "letters": "".join(sorted(l for l in (table.letter_of.get(f) for f in entry.flags) if l)),
+        "bcd": {"min": entry.bcd_min, "max": entry.bcd_max},
+        "every_bcd": entry.every_bcd,
+        "condition": entry.condition,
+        "vendor": entry.vendor,
+        "product": entry.product,
+        "source": f"{entry.file}:{entry.line}",
     }
 
 
@@ -227,6 +243,9 @@ def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usb
         "runtime": [runtime_json(c, table, f"{c.vid}:{','.join(c.pids) or '*'}") for c in table.runtime],
         "entries": len(table.entries),
         "ids": len(table.ids()),
+        "builtin": {key: [builtin_json(e, table) for e in table.entries_for(*key.split(":"))]
+                    for key in sorted({e.usb_id for e in table.entries})},
+        "flag_plain": {flag: FLAG_PLAIN[flag] for flag in sorted(FLAG_PLAIN)},
     }
     site["usbids"] = {"version": usbids.version}
     site["smartmontools"] = {"drivedb_version": drivedb.version}

@@ -90,3 +90,32 @@ def watched_page(browser, site):
 def artifacts():
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+JS_SOURCE = REPO_ROOT / "site" / "assets" / "js"
+JS_ORIGIN = "http://js.test"
+
+
+@pytest.fixture
+def js_modules(browser):
+    """A blank page on a made-up origin that serves site/assets/js/ as it is (no bundling, no CSP, no network),
+    so tests can `await import('/paste.js')` and call the site's pure modules directly."""
+    context = browser.new_context()
+
+    def serve(route):
+        path = urlparse(route.request.url).path.lstrip("/")
+        source = JS_SOURCE / path
+        if path and source.is_file() and source.suffix == ".js":
+            route.fulfill(status=200, content_type="text/javascript", body=source.read_text(encoding="utf-8"))
+        else:
+            route.fulfill(status=200, content_type="text/html", body="<!DOCTYPE html><title>js</title>")
+    context.route(f"{JS_ORIGIN}/**", serve)
+    page = context.new_page()
+    page.goto(f"{JS_ORIGIN}/")
+
+    def call(module: str, expression: str, *args):
+        """Evaluate `expression` (using `m`, the module, and `args`) and return its JSON value."""
+        return page.evaluate(f"async (args) => {{ const m = await import('/{module}'); return ({expression}); }}", list(args))
+    page.call = call
+    yield page
+    context.close()

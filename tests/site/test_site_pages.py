@@ -21,8 +21,9 @@ def test_home_answers_the_question_and_links_everything(watched_page, site):
     assert f"{site.export['counts']['naughty']} on the naughty list" in counts
     for href in ("/naughty/", "/nice/", "/adapters/"):
         assert page.locator(f'main a[href="{href}"]').count() >= 1
-    # /check/ does not exist yet, so nothing may link to it.
-    assert page.locator('a[href*="/check"]').count() == 0
+    for href, name in (("/check/", "Check my adapter"), ("/quirks/", "Quirk builder")):  # the tools, from home and nav
+        assert page.locator(f'main a[href="{href}"]').count() == 1
+        assert page.get_by_role("navigation", name="Main").get_by_role("link", name=name).get_attribute("href") == href
     assert page.get_by_role("link", name="Report it").get_attribute("href").startswith("https://github.com/")
     assert page.problems == []
 

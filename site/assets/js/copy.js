@@ -1,17 +1,21 @@
 // Copy buttons next to quirk lines: copy the exact text of the element named by data-copy.
+export function wireCopyButton(button, source) {
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(source.textContent.trim());
+      button.textContent = 'Copied';
+    } catch (err) {
+      button.textContent = 'Select and copy';
+    }
+    setTimeout(() => { button.textContent = 'Copy'; }, 2000);
+  });
+}
+
 export function initCopyButtons(root) {
   for (const button of root.querySelectorAll('button[data-copy]')) {
     const source = root.getElementById(button.dataset.copy);
     if (!source || !navigator.clipboard) continue;
-    button.hidden = false;
-    button.addEventListener('click', async () => {
-      try {
-        await navigator.clipboard.writeText(source.textContent.trim());
-        button.textContent = 'Copied';
-      } catch (err) {
-        button.textContent = 'Select and copy';
-      }
-      setTimeout(() => { button.textContent = 'Copy'; }, 2000);
-    });
+    wireCopyButton(button, source);
   }
 }

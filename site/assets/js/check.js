@@ -1,0 +1,319 @@
+// /check/: paste command output, see every USB ID and driver in it with the adapters, verdicts, kernel
+// quirks and a quirk line. Data: /api/v1/adapters.json and /api/v1/kernel.json, fetched on the first check.
+import { analysePaste, platformForHost } from './check-core.js';
+import { builtinFor, buildLine, flagText, mergeEntries, preserveBuiltin, valueLength, QUIRKS_VALUE_MAX } from './quirks-core.js';
+import { adaptersById, badge, code, el, fillQuirkLine, loadApi, platformLabel, platforms, words } from './ui.js';
+import { wireCopyButton } from './copy.js';
+
+const form = document.querySelector('form[data-check]');
+if (form) init(form);
+
+function init(form) {
+  const paste = form.querySelector('textarea');
+  const select = form.querySelector('select');
+  const status = form.querySelector('.check-status');
+  const results = document.getElementById('check-results');
+  const base = { adapter: form.dataset.adapterBase, usb: form.dataset.usbBase, quirks: form.dataset.quirksPage, report: form.dataset.reportUrl };
+  let chosenByUser = false;
+  let generation = 0;
+  form.hidden = false;
+
+  async function run() {
+    const mine = ++generation;
+    const text = paste.value;
+    if (!text.trim()) {
+      results.replaceChildren(explainEmpty());
+      status.textContent = 'Paste some output first.';
+      return;
+    }
+    const found = analysePaste(text);
+    const detected = platformForHost(found.host, platforms);
+    if (detected && !chosenByUser) select.value = detected;
+    status.textContent = 'Checking…';
+    let adapters;
+    let kernel;
+    try {
+      [adapters, kernel] = await Promise.all([loadApi(form.dataset.adapters), loadApi(form.dataset.kernel)]);
+    } catch (error) {
+      if (mine !== generation) return;
+      status.textContent = 'The database files could not be loaded; check your connection and try again.';
+      results.replaceChildren();
+      return;
+    }
+    if (mine !== generation) return;
+    const view = render(text, found, detected, { adapters: adaptersById(adapters), kernel, platform: select.value, base });
+    results.replaceChildren(...view.nodes);
+    status.textContent = view.status;
+  }
+
+  form.addEventListener('submit', (event) => { event.preventDefault(); run(); });
+  select.addEventListener('change', () => { chosenByUser = true; if (results.childElementCount) run(); });
+  const query = new URLSearchParams(location.search);
+  if (query.get('platform') && platforms[query.get('platform')]) { select.value = query.get('platform'); chosenByUser = true; }
+  if (query.get('ids')) {
+    paste.value = query.get('ids').split(/[\s,]+/).filter(Boolean).join('\n');
+    run();
+  }
+}
+
+function explainEmpty() {
+  return el('div', { class: 'notice' }, el('p', {}, 'Paste the output of ', code('lsusb'), ', ', code('lsusb -t'), ', ',
+    code('lsusb -v'), ', ', code('dmesg'), ' or the probe into the box, then press Check.'));
+}
+
+// Garbage in: say what the page looks for, so the next paste works.
+function explainNothingFound(text) {
+  const lines = text.trim().split('\n').length;
+  return el('div', { class: 'notice', 'data-nothing-found': '' },
+    el('p', {}, el('strong', {}, 'No USB ID or storage driver found'), ` in these ${lines} line${lines === 1 ? '' : 's'}.`,
+      ' The check looks for what Linux prints about USB devices, for example:'),
+    el('ul', {},
+      el('li', {}, code('Bus 002 Device 003: ID 152d:0578 JMicron …'), ' from ', code('lsusb')),
+      el('li', {}, code('|__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=uas, 5000M'), ' from ', code('lsusb -t')),
+      el('li', {}, code('idVendor 0x152d'), ' and ', code('idProduct 0x0578'), ' from ', code('lsusb -v')),
+      el('li', {}, code('usb 2-1: New USB device found, idVendor=152d, idProduct=0578'), ' from ', code('dmesg')),
+      el('li', {}, 'or a bare ID such as ', code('152d:0578'))),
+    el('p', {}, 'Run those commands with the adapter plugged in and paste their output as it is. ',
+      'Error messages, screenshots or a product name will not work here; for a name, use the search on the ',
+      el('a', { href: document.querySelector('.brand').getAttribute('href') }, 'home page'), '.'));
+}
+
+function describePaste(device) {
+  const parts = [];
+  if (device.driver) parts.push(['driver ', code(device.driver)]);
+  else if (device.drivers.length) parts.push(['drivers ', device.drivers.map((d, i) => [i ? ', ' : '', code(d)])]);
+  else if (device.storage) parts.push('driver not shown');
+  if (device.speed) parts.push(device.speed);
+  if (device.bcd_device) parts.push(`bcdDevice ${device.bcd_device}`);
+  const strings = [device.manufacturer, device.product].filter(Boolean).map((s) => `“${s}”`).join(' ');
+  if (strings) parts.push(strings);
+  if (device.offers_uas === true) parts.push('offers UAS');
+  if (device.offers_uas === false) parts.push('offers no UAS (Bulk-Only only)');
+  if (device.uas_refused) parts.push(`dmesg: UAS ${device.uas_refused}`);
+  const out = [];
+  parts.forEach((p, i) => out.push(i ? ' · ' : '', p));
+  out.push(el('span', { class: 'small' }, ` (from ${device.sources.join(', ')})`));
+  return out.flat(3);
+}
+
+// Sentences: what Linux does for this ID by itself (kernel.json), for the device's firmware when known.
+function kernelSentences(kernel, device) {
+  const span = device.bcd_device ? [device.bcd_device, device.bcd_device] : null;
+  const { entries, conditional, runtime } = builtinFor(kernel, device.vid, device.pid, span);
+  const v = kernel.version;
+  const out = [];
+  const groups = new Map();
+  for (const e of entries) {
+    if (!e.flags.length) continue;
+    const key = JSON.stringify([e.bcd, e.flags]);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(e);
+  }
+  for (const same of groups.values()) {
+    const e = same[0];
+    const scope = e.every_bcd ? '' : ` (bcdDevice ${e.bcd.min === e.bcd.max ? e.bcd.min : `${e.bcd.min}–${e.bcd.max}`})`;
+    out.push([`Linux ${v} already applies to ${device.id}${scope}: `, words(e.flags.map((f) => flagText(kernel, f)).join(', ')),
+      ' ', el('span', { class: 'small' }, `[${same.map((s) => s.source).join(', ')}]`)]);
+  }
+  for (const e of conditional) {
+    out.push([`When built with ${e.condition}, Linux ${v} applies to ${device.id}: `, words(e.flags.map((f) => flagText(kernel, f)).join(', ')),
+      ' ', el('span', { class: 'small' }, `[${e.source}]`)]);
+  }
+  for (const c of runtime) {
+    const flags = words(c.flags.map((f) => flagText(kernel, f.name)).join(', '));
+    const where = el('span', { class: 'small' }, `[${c.source}]`);
+    if (c.unconditional) {
+      const scope = c.usb_id.endsWith(':*') ? `every ${device.vid} device` : device.id;
+      out.push([`Linux ${v} adds `, flags, ` to ${scope} when uas probes it `, where]);
+    } else if (Object.keys(c.strings || {}).length) {
+      const named = Object.entries(c.strings).map(([k, s]) => `${k} string “${s}”`).join(' and ');
+      out.push([`Linux ${v} adds `, flags, ` to ${device.id} only for devices with ${named} `, where]);
+    } else {
+      out.push([`Linux ${v} looks at the device (${c.decided_by.join(', ')}) and may add `,
+        c.flags.map((f) => f.name).join(' or '), ` to ${device.id} `, where]);
+    }
+  }
+  if (!out.length) {
+    const other = span && (kernel.builtin[device.id] || []).length;
+    out.push(other ? `Linux ${v} has entries for ${device.id}, but none for your firmware (bcdDevice ${device.bcd_device}).`
+      : `Linux ${v} has no built-in quirk for ${device.id}.`);
+  }
+  return { sentences: out, ignoresUas: entries.some((e) => e.flags.includes('IGNORE_UAS') && (span || e.every_bcd)) };
+}
+
+function adapterItem(adapter, platform, base) {
+  const uas = adapter.verdict.uas[platform];
+  const boot = adapter.verdict.boot[platform];
+  return el('li', {},
+    el('a', { href: `${base.adapter}${adapter.id}/` }, adapter.name), el('br'),
+    `${platformLabel(platform)} UAS: `, badge(uas.verdict, 'uas'),
+    boot ? [' · boot: ', badge(boot.verdict, 'boot')] : null,
+    adapter.verdict.quirk_line ? [' · quirk: ', code(adapter.verdict.quirk_line.replace(/^usb-storage\.quirks=/, ''))] : null);
+}
+
+const names = (list, base) => list.map((a, i) => [i ? (i === list.length - 1 ? ' and ' : ', ') : '',
+  el('a', { href: `${base.adapter}${a.id}/` }, a.name)]);
+
+// The two mismatches people ask about, and what explains them.
+function flagsFor(device, matches, ctx, kernelInfo, found) {
+  const { platform, base, kernel } = ctx;
+  const flags = [];
+  const where = platformLabel(platform);
+  const userQuirk = found.quirks.find((q) => q.id === device.id);
+  const works = matches.filter((a) => a.verdict.uas[platform].verdict === 'works');
+  const needs = matches.filter((a) => ['works-with-quirk', 'broken'].includes(a.verdict.uas[platform].verdict));
+  if (device.driver === 'usb-storage' && works.length && platform !== 'pi3') {
+    const why = [];
+    if (device.offers_uas === false) {
+      why.push('But your ', code('lsusb -v'), ' shows no UAS interface at all, so this unit can only use usb-storage; ',
+        'the reports may be about another product or firmware with the same ID.');
+    } else if (userQuirk && userQuirk.letters.includes('u')) {
+      why.push('Your own ', code(`usb-storage.quirks=…${device.id}:${userQuirk.letters}`),
+        ' turns UAS off for it. Try once without that entry and watch ', code('dmesg'), ' for resets.');
+    } else if (device.uas_refused === 'ignored') {
+      why.push('dmesg says UAS is ignored for it: a ', code('usb-storage.quirks'), ' entry turns UAS off. Try once without it.');
+    } else if (kernelInfo.ignoresUas) {
+      why.push(`Linux ${kernel.version} turns UAS off for this ID by itself (IGNORE_UAS in its own table), `,
+        'so these reports come from another kernel or firmware.');
+    } else if (device.uas_refused === 'blacklisted') {
+      why.push('The kernel that printed this turned UAS off for the ID by itself (“UAS is blacklisted”). Linux ', kernel.version,
+        '\u2019s own tables do not, so a current kernel may use uas for it; distribution kernels can carry extra entries.');
+    } else {
+      why.push('Something turns UAS off: a quirk on your kernel command line, or a kernel that ignores UAS for this ID.');
+    }
+    flags.push(el('li', { class: 'flag flag-uas-works', 'data-flag': 'usb-storage-but-uas-works' },
+      el('strong', {}, 'Your adapter is on usb-storage, but reports say it works with UAS'), ' on a ', where, ': ',
+      names(works, base), '. ', why));
+  }
+  if (device.driver === 'uas' && needs.length && platform !== 'pi3') {
+    const entries = needs.map((a) => a.verdict.quirk_line).filter(Boolean);
+    const trouble = found.trouble.filter((e) => e.kind !== 'power');
+    flags.push(el('li', { class: 'flag flag-needs-quirk', 'data-flag': 'uas-but-needs-quirk' },
+      el('strong', {}, 'Your adapter is on uas, but reports say it needs the quirk'), ' on a ', where, ': ',
+      names(needs, base), '. ',
+      works.length ? ['Reports for ', names(works, base), ' (same ID) say UAS works, so check which product is yours. '] : '',
+      trouble.length ? ['Your dmesg shows ', [...new Set(trouble.map((e) => e.kind))].join(', '), ', which is what the quirk fixes.']
+        : 'If it works for you without resets or I/O errors, keep it on uas (faster); if not, use the quirk line below.',
+      entries.length ? null : ' No report names the flags yet.'));
+  }
+  const explained = flags.length > 0;
+  if (device.uas_refused === 'blacklisted' && !kernelInfo.ignoresUas && !explained) {
+    flags.push(el('li', { class: 'flag', 'data-flag': 'old-kernel-ignores-uas' },
+      'The kernel that printed this turned UAS off for the ID by itself (“UAS is blacklisted”). Linux ', kernel.version,
+      '\u2019s own tables do not, so a current kernel may use uas for it; distribution kernels can carry extra entries.'));
+  } else if (device.uas_refused === 'ignored' && !userQuirk && !explained) {
+    flags.push(el('li', { class: 'flag', 'data-flag': 'quirk-ignores-uas' },
+      'dmesg says “UAS is ignored for this device”: a ', code('usb-storage.quirks'), ' entry on the kernel command line turns UAS off for it.'));
+  }
+  if (device.storage && platform === 'pi3') {
+    flags.push(el('li', { class: 'flag' }, 'A Raspberry Pi 3 or older cannot use UAS at all: usb-storage is expected there.'));
+  }
+  if (device.storage && device.speed === '480M' && platform !== 'pi3') {
+    flags.push(el('li', { class: 'flag' }, 'It runs at 480M, USB 2 speed: a USB 3 adapter is then in a USB 2 port, behind a USB 2 hub or on a USB 2 cable.'));
+  }
+  return flags;
+}
+
+function render(text, found, detected, ctx) {
+  const { adapters, kernel, platform, base } = ctx;
+  const nodes = [];
+  const relevant = [];
+  const others = [];
+  for (const device of found.devices) {
+    const known = adapters.get(device.id) || [];
+    const inKernel = (kernel.builtin[device.id] || []).length > 0 || builtinFor(kernel, device.vid, device.pid).runtime.length > 0;
+    // A bare ID (no command output around it) is a question about that ID: always answer it.
+    (device.storage || known.length || inKernel || !device.sources.length ? relevant : others).push(device);
+  }
+  if (!found.devices.length && !found.orphans.length) {
+    return { nodes: [explainNothingFound(text)], status: 'No USB ID or storage driver found in the paste.' };
+  }
+
+  const summary = el('p', { class: 'check-summary' },
+    `Found ${found.devices.length} USB ID${found.devices.length === 1 ? '' : 's'}`,
+    relevant.length !== found.devices.length ? `, ${relevant.length} of them storage adapters or IDs uasdb or Linux knows` : '',
+    '. Verdicts are for a ', platformLabel(platform),
+    detected ? ` (the paste names ${found.model || 'it'})` : ' (choose your computer above)', '.');
+  nodes.push(el('h2', { id: 'check-found' }, 'What your paste shows'), summary);
+  if (found.quirks.length) {
+    nodes.push(el('p', {}, 'Your kernel command line already has ', code(buildLine(found.quirks.map((q) => ({ id: q.id, letters: q.letters }))))));
+  }
+
+  const lineEntries = [];
+  for (const device of relevant) {
+    const matches = adapters.get(device.id) || [];
+    const kernelInfo = kernelSentences(kernel, device);
+    const section = el('section', { class: 'found', 'data-usb-id': device.id, 'data-driver': device.driver || '', 'aria-labelledby': `found-${device.id.replace(':', '-')}` });
+    const title = device.names[0] || [...new Set([device.manufacturer, device.product].filter(Boolean))].join(' ');
+    section.append(el('h3', { id: `found-${device.id.replace(':', '-')}` }, el('span', { class: 'usb-id' }, device.id), title ? ` ${title}` : ''));
+    const facts = el('dl', { class: 'facts' });
+    facts.append(el('dt', {}, 'Your paste'), el('dd', {}, describePaste(device)));
+    const flags = flagsFor(device, matches, ctx, kernelInfo, found);
+    facts.append(el('dt', {}, 'In uasdb'), el('dd', {}, matches.length
+      ? [`${matches.length} product${matches.length === 1 ? '' : 's'} report this ID`, matches.length > 1 ? ' (check which one is yours)' : '', ':',
+        el('ul', { class: 'matches' }, matches.map((a) => adapterItem(a, platform, base)))]
+      : ['No adapter record has this ID yet. ', el('a', { href: base.report }, 'Add your report'), ' so the next person knows.']));
+    facts.append(el('dt', {}, `Linux ${kernel.version}`), el('dd', {}, kernelInfo.sentences.length === 1
+      ? kernelInfo.sentences[0] : el('ul', {}, kernelInfo.sentences.map((s) => el('li', {}, s)))));
+    const letters = [...new Set(matches.flatMap((a) => a.verdict.quirk_entries).filter((e) => e.startsWith(`${device.id}:`))
+      .map((e) => e.split(':')[2]).join(''))].sort().join('');
+    if (letters) {
+      const span = device.bcd_device ? [device.bcd_device, device.bcd_device] : null;
+      const kept = preserveBuiltin(kernel, `${device.id}:${letters}`, span);
+      lineEntries.push({ id: device.id, letters: kept.preserving.split(':')[2] });
+      const dropped = kept.dropped.filter((f) => !kept.dropped_without_effect.includes(f));
+      facts.append(el('dt', {}, 'Quirk'), el('dd', {}, code(kept.preserving),
+        dropped.length ? [' (reports give ', code(`${device.id}:${letters}`), '; the added letters keep ',
+          dropped.join(', '), ', which Linux sets by itself and an entry would otherwise clear)'] : ''));
+    }
+    if (flags.length) section.append(el('ul', { class: 'flags' }, flags));
+    section.append(facts);
+    nodes.push(section);
+  }
+
+  if (lineEntries.length) {
+    const { entries } = mergeEntries(lineEntries);
+    const line = buildLine(entries);
+    const box = el('div', { class: 'quirk' },
+      el('p', { class: 'quirk-label', id: 'check-line-label' }, 'The quirk line reports give for these IDs. Use it only if your adapter has the trouble they describe: it trades speed for stability.'),
+      el('div', { class: 'quirk-box' }, fillQuirkLine(el('code', { id: 'check-line', class: 'quirk-line' }), line),
+        copyButton('check-line', 'check-line-label')),
+      valueLength(line) > QUIRKS_VALUE_MAX ? el('p', { class: 'warn' }, `Too long: the kernel accepts at most ${QUIRKS_VALUE_MAX} characters after usb-storage.quirks=.`) : null,
+      el('p', { class: 'quirk-where' }, 'Add it to the end of the single line in ', code('/boot/firmware/cmdline.txt'),
+        ' (current Raspberry Pi OS) or ', code('/boot/cmdline.txt'), ' (before Bookworm), separated by a space, then reboot. ',
+        el('a', { href: `${base.quirks}?entries=${entries.map((e) => `${e.id}:${e.letters}`).join(',')}` }, 'Change it in the quirk builder'), '.'));
+    nodes.push(el('section', { 'aria-labelledby': 'check-line-heading' }, el('h2', { id: 'check-line-heading' }, 'Quirk line'), box));
+  }
+
+  if (found.orphans.length) {
+    nodes.push(el('section', { class: 'orphans', 'aria-labelledby': 'check-orphans' }, el('h2', { id: 'check-orphans' }, 'Drivers without a USB ID'),
+      el('ul', {}, found.orphans.map((o) => el('li', { 'data-driver': o.driver || '' },
+        'A mass-storage device on ', o.driver ? code(o.driver) : 'no driver', o.speed ? ` at ${o.speed}` : '',
+        ` (${o.where}, from ${o.source}).`))),
+      el('p', {}, found.orphans.some((o) => o.source === 'ioreg')
+        ? ['Its USB ID is not in the paste: add the output of ', code('system_profiler SPUSBDataType'), ' or ', code('ioreg -l'), '.']
+        : ['Its USB ID is not in the paste: add the output of ', code('lsusb'), ', which prints it as ', code('ID 152d:0578'), '.'])));
+  }
+  if (others.length) {
+    nodes.push(el('section', { class: 'others', 'aria-labelledby': 'check-others' }, el('h2', { id: 'check-others' }, 'Other USB devices in the paste'),
+      el('p', {}, 'Not storage adapters as far as the paste, uasdb and Linux can tell (hubs, keyboards, the computer\u2019s own controllers):'),
+      el('ul', { class: 'others-list' }, others.map((d) => el('li', { 'data-usb-id': d.id }, el('span', { class: 'usb-id' }, d.id),
+        d.names[0] || d.product ? ` ${d.names[0] || d.product}` : '')))));
+  }
+  if (!relevant.length && !found.orphans.length) {
+    nodes.push(el('p', { class: 'notice' }, 'None of these is a USB storage adapter uasdb or Linux knows. Is the adapter plugged in? ',
+      'If it is, paste ', code('lsusb -t'), ' too: it shows which device is storage.'));
+  }
+  const storage = relevant.filter((d) => d.storage).length;
+  const status = `Found ${found.devices.length} USB ID${found.devices.length === 1 ? '' : 's'} (${storage} storage)`
+    + (found.orphans.length ? ` and ${found.orphans.length} driver${found.orphans.length === 1 ? '' : 's'} without an ID` : '') + '.';
+  return { nodes, status };
+}
+
+// Built after the page's copy buttons were set up (copy.js), so it is wired here.
+function copyButton(target, label) {
+  if (!navigator.clipboard) return null;
+  const button = el('button', { type: 'button', class: 'copy', 'aria-describedby': label }, 'Copy');
+  wireCopyButton(button, { get textContent() { return document.getElementById(target).textContent; } });
+  return button;
+}

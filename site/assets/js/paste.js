@@ -1,0 +1,397 @@
+// Parsers for pasted lsusb, lsusb -t, lsusb -v, dmesg, ioreg, system_profiler and probe output.
+// The same logic as the Python parsers in scripts/uasdb/probe.py (the same regular expressions, the same
+// result shapes with the same snake_case keys), so tests/site/test_site_check.py can compare both on the
+// real captures in tests/fixtures/probe/captured/. Each parser ignores lines it does not recognise, so
+// prompts, headings and other commands' output may be mixed in. No DOM here.
+
+const MASS_STORAGE_CLASS = 0x08;
+const PROTOCOL_UAS = 0x62;
+const LINK_SPEEDS = { 480: '480M', 5000: '5000M', 10000: '10000M', 20000: '20000M' };
+
+// `lsusb`: "Bus 002 Device 003: ID 152d:0578 JMicron Technology Corp. ..."
+const LSUSB_LINE = /Bus (\d+) Device (\d+): ID ([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\s*(.*)$/;
+// `lsusb -t` root line and interface line.
+const LSUSB_T_ROOT = /^\s*\/:\s+Bus (\d+)\.Port (\d+): Dev (\d+),/;
+const LSUSB_T_NODE = /^(\s*)\|__ Port (\d+): Dev (\d+), If (\d+), Class=([^,]*), Driver=([^,]*), ([0-9.]+M)\s*$/;
+// `lsusb -v` fields we use.
+const LSUSB_V_FIELD = /^\s*(idVendor|idProduct|bcdDevice|iManufacturer|iProduct|bInterfaceClass|bInterfaceProtocol|bAlternateSetting)\s+(\S+)\s*(.*?)\s*$/;
+const LSUSB_V_SPEED = /^\s*Negotiated speed:.*\((\d+)(M|G)bps\)/;
+// dmesg.
+const DMESG_NEW_DEVICE = /usb (\d+-[\d.]+): New USB device found, idVendor=([0-9a-fA-F]{4}), idProduct=([0-9a-fA-F]{4})(?:, bcdDevice=\s*([0-9a-fA-F]+\.[0-9a-fA-F]+))?/;
+const DMESG_STRING = /usb (\d+-[\d.]+): (Product|Manufacturer): (.*?)\s*$/;
+const DMESG_ENUMERATED = /usb (\d+-[\d.]+): new (.+?) USB device number \d+/;
+const DMESG_BOT = /(?:usb-storage (\d+-[\d.]+):\d+\.\d+: USB Mass Storage device detected|scsi host\d+: usb-storage (\d+-[\d.]+):\d+\.\d+)/;
+const DMESG_UAS_HOST = /scsi host\d+: uas\b/;
+const DMESG_UAS_REFUSED = /usb (\d+-[\d.]+): UAS is (blacklisted|ignored) for this device/;
+const DMESG_QUIRKS_MATCH = /Quirks match for vid ([0-9a-f]{4}) pid ([0-9a-f]{4}): ([0-9a-fA-F]+)/;
+const DMESG_TROUBLE = [
+  ['reset', /reset (?:SuperSpeed|high-speed|full-speed)|uas_eh_\w+|device reset/i],
+  ['io-error', /I\/O error|critical medium error|Buffer I\/O error/i],
+  ['disconnect', /USB disconnect/i],
+  ['power', /Under-?voltage|over-current|overcurrent/i],
+  ['timeout', /command .* timed out|abort|timing out command/i],
+];
+const DMESG_RELEVANT = /\buas\b|usb-storage|\bUAS\b|reset|quirk|Under-?voltage|I\/O error|USB disconnect|New USB device|new .*USB device number|: (?:Product|Manufacturer): |scsi host|Direct-Access|over-?current/i;
+
+// Python's str.splitlines(): the same line breaks, no empty string after a final newline.
+export function splitLines(text) {
+  const lines = String(text).split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
+  if (lines.length && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+const isDigits = (s) => /^\d+$/.test(s);
+const rstrip = (s) => s.replace(/\s+$/, '');
+const pad2 = (n) => n.toString(16).padStart(2, '0');
+
+// lsusb and dmesg print bcdDevice as hex digits `32.02` or ` 1.00`; the schema wants `3202`, `0100`.
+export function bcdFromDotted(text) {
+  const m = /^\s*([0-9a-fA-F]{1,2})\.([0-9a-fA-F]{2})\s*$/.exec(text || '');
+  return m ? pad2(parseInt(m[1], 16)) + pad2(parseInt(m[2], 16)) : null;
+}
+
+// Link speed in `lsusb -t` form from dmesg's or lsusb's words.
+export function speedFromText(text) {
+  const words = text.toLowerCase();
+  if (words.includes('gen 2x2') || words.includes('20gbps')) return '20000M';
+  if (['superspeed plus', 'superspeed+', 'gen 2', 'gen 1x2', '10gbps'].some((w) => words.includes(w))) return '10000M';
+  if (words.includes('superspeed') || words.includes('5gbps')) return '5000M';
+  if (['high-speed', 'high speed', '480mbps'].some((w) => words.includes(w))) return '480M';
+  return null;
+}
+
+export function parseLsusb(text) {
+  const found = [];
+  for (const line of splitLines(text)) {
+    const m = LSUSB_LINE.exec(line);
+    if (m) {
+      found.push({ bus: Number(m[1]), device: Number(m[2]), vid: m[3].toLowerCase(), pid: m[4].toLowerCase(),
+        name: m[5].trim(), line: line.trim() });
+    }
+  }
+  return found;
+}
+
+export function parseLsusbTree(text) {
+  const interfaces = [];
+  let bus = null;
+  for (const line of splitLines(text)) {
+    const root = LSUSB_T_ROOT.exec(line);
+    if (root) { bus = Number(root[1]); continue; }
+    const node = LSUSB_T_NODE.exec(line);
+    if (node) {
+      const driver = node[6].trim();
+      interfaces.push({ bus, port: Number(node[2]), device: Number(node[3]), interface: Number(node[4]),
+        class: node[5].trim(), driver: driver && driver !== '[none]' ? driver : null, speed: node[7], line: rstrip(line) });
+    }
+  }
+  return interfaces;
+}
+
+export function storageInterfaces(tree) {
+  return tree.filter((i) => i.class.toLowerCase() === 'mass storage');
+}
+
+export function parseLsusbVerbose(text) {
+  const devices = [];
+  let current = null;
+  const start = () => {
+    const device = { vid: null, pid: null, bcd_device: null, manufacturer: null, product: null, speed: null, interfaces: [] };
+    devices.push(device);
+    return device;
+  };
+  for (const line of splitLines(text)) {
+    const header = LSUSB_LINE.exec(line);
+    if (header) {
+      current = start();
+      current.vid = header[3].toLowerCase();
+      current.pid = header[4].toLowerCase();
+      continue;
+    }
+    if (line.trim() === 'Device Descriptor:' && (current === null || current.bcd_device !== null)) {
+      current = start();
+      continue;
+    }
+    const speed = LSUSB_V_SPEED.exec(line);
+    if (speed) {
+      current = current || start();
+      const number = Number(speed[1]) * (speed[2] === 'G' ? 1000 : 1);
+      current.speed = LINK_SPEEDS[number] || null;
+      continue;
+    }
+    const field = LSUSB_V_FIELD.exec(line);
+    if (!field) continue;
+    current = current || start();
+    const [, name, value, rest] = field;
+    if ((name === 'idVendor' || name === 'idProduct') && value.toLowerCase().startsWith('0x')) {
+      current[name === 'idVendor' ? 'vid' : 'pid'] = value.slice(2).toLowerCase();
+    } else if (name === 'bcdDevice') {
+      current.bcd_device = bcdFromDotted(value);
+    } else if (name === 'iManufacturer' || name === 'iProduct') {
+      current[name === 'iManufacturer' ? 'manufacturer' : 'product'] = rest || null;
+    } else if (name === 'bAlternateSetting') {
+      current.interfaces.push({ alt: isDigits(value) ? Number(value) : null, class: null, protocol: null });
+    } else if ((name === 'bInterfaceClass' || name === 'bInterfaceProtocol') && isDigits(value)) {
+      if (!current.interfaces.length) current.interfaces.push({ alt: null, class: null, protocol: null });
+      current.interfaces[current.interfaces.length - 1][name === 'bInterfaceClass' ? 'class' : 'protocol'] = Number(value);
+    }
+  }
+  for (const device of devices) {
+    const storage = device.interfaces.filter((i) => i.class === MASS_STORAGE_CLASS);
+    if (storage.some((i) => i.protocol === PROTOCOL_UAS)) device.offers_uas = true;
+    else if (storage.length && storage.every((i) => i.protocol !== null)) device.offers_uas = false;
+    else device.offers_uas = null;
+  }
+  // A bare `lsusb` line makes a header with nothing under it; that is not `lsusb -v` output.
+  return devices.filter((d) => d.bcd_device || d.interfaces.length || d.speed || d.product);
+}
+
+export function parseDmesg(text) {
+  const devices = {};
+  const events = [];
+  const relevant = [];
+  let lastPort = null;
+  const device = (port) => {
+    if (!devices[port]) {
+      devices[port] = { port, vid: null, pid: null, bcd_device: null, product: null, manufacturer: null,
+        speed: null, driver: null, uas_refused: null, kernel_quirks: null };
+    }
+    return devices[port];
+  };
+  for (const raw of splitLines(text)) {
+    const line = rstrip(raw);
+    if (!line.trim()) continue;
+    if (DMESG_RELEVANT.test(line)) relevant.push(line);
+    for (const [kind, pattern] of DMESG_TROUBLE) {
+      if (pattern.test(line)) { events.push({ kind, line }); break; }
+    }
+    let m = DMESG_ENUMERATED.exec(line);
+    if (m) { device(m[1]).speed = speedFromText(m[2]); lastPort = m[1]; continue; }
+    m = DMESG_NEW_DEVICE.exec(line);
+    if (m) {
+      const entry = device(m[1]);
+      entry.vid = m[2].toLowerCase();
+      entry.pid = m[3].toLowerCase();
+      if (m[4]) entry.bcd_device = bcdFromDotted(m[4]);
+      lastPort = m[1];
+      continue;
+    }
+    m = DMESG_STRING.exec(line);
+    if (m) { device(m[1])[m[2].toLowerCase()] = m[3]; continue; }
+    m = DMESG_UAS_REFUSED.exec(line);
+    if (m) { device(m[1]).uas_refused = m[2]; continue; }
+    m = DMESG_BOT.exec(line);
+    if (m) { device(m[1] || m[2]).driver = 'usb-storage'; continue; }
+    m = DMESG_QUIRKS_MATCH.exec(line);
+    if (m) {
+      for (const entry of Object.values(devices)) {
+        if (entry.vid === m[1] && entry.pid === m[2]) entry.kernel_quirks = m[3].toLowerCase();
+      }
+      continue;
+    }
+    if (DMESG_UAS_HOST.test(line) && lastPort) device(lastPort).driver = 'uas';
+  }
+  return { devices, events, lines: relevant };
+}
+
+// macOS `ioreg`: USB devices and the storage driver found below each.
+const IOREG_NODE = /^([ |]*)\+-o (.+?)  <class ([A-Za-z0-9_]+)/;
+const IOREG_PROPERTY = /^[ |]*"([^"]+)" = (.*)$/;
+const MAC_DEVICE_CLASSES = ['IOUSBHostDevice', 'IOUSBDevice'];
+const MAC_UAS_CLASSES = ['IOUSBMassStorageUASDriver', 'IOUSBAttachedSCSI'];
+const MAC_BOT_CLASSES = ['IOUSBMassStorageDriver', 'IOUSBMassStorageClass'];
+
+export function parseIoreg(text) {
+  const devices = [];
+  const stack = [];
+  let lastNodeIsDevice = null;
+  for (const line of splitLines(text)) {
+    const node = IOREG_NODE.exec(line);
+    if (node) {
+      const depth = node[1].length;
+      while (stack.length && stack[stack.length - 1][0] >= depth) stack.pop();
+      let owner = stack.length ? stack[stack.length - 1][1] : null;
+      const [, , name, cls] = node;
+      if (MAC_DEVICE_CLASSES.includes(cls)) {
+        const at = name.indexOf('@');
+        const base = at < 0 ? name : name.slice(0, at);
+        const location = at < 0 ? '' : name.slice(at + 1);
+        owner = { name: base, location: /^[0-9a-fA-F]+$/.test(location) ? parseInt(location, 16) : null,
+          vid: null, pid: null, bcd_device: null, product: null, manufacturer: null, driver: null };
+        devices.push(owner);
+        lastNodeIsDevice = owner;
+      } else {
+        lastNodeIsDevice = null;
+        if (owner !== null && owner.driver === null) {
+          if (MAC_UAS_CLASSES.some((c) => cls.startsWith(c))) owner.driver = 'uas';
+          else if (MAC_BOT_CLASSES.includes(cls)) owner.driver = 'usb-storage';
+        }
+      }
+      stack.push([depth, owner]);
+      continue;
+    }
+    const prop = IOREG_PROPERTY.exec(line);
+    if (prop && lastNodeIsDevice !== null) {
+      const key = prop[1];
+      const value = prop[2].trim();
+      const number = isDigits(value) ? Number(value) : null;
+      const hex4 = (n) => n.toString(16).padStart(4, '0');
+      if (key === 'idVendor' && number !== null) lastNodeIsDevice.vid = hex4(number);
+      else if (key === 'idProduct' && number !== null) lastNodeIsDevice.pid = hex4(number);
+      else if (key === 'bcdDevice' && number !== null) lastNodeIsDevice.bcd_device = hex4(number);
+      else if (key === 'locationID' && number !== null) lastNodeIsDevice.location = number;
+      else if (key === 'USB Product Name' || key === 'kUSBProductString') lastNodeIsDevice.product = value.replace(/^"+|"+$/g, '');
+      else if (key === 'USB Vendor Name' || key === 'kUSBVendorString') lastNodeIsDevice.manufacturer = value.replace(/^"+|"+$/g, '');
+    }
+  }
+  return devices.filter((d) => d.name !== 'Root Hub Simulation');
+}
+
+// macOS `system_profiler SPUSBDataType`.
+const SP_HEADING = /^(\s*)(\S.*?):\s*$/;
+const SP_FIELD = /^\s*([A-Za-z][A-Za-z0-9 .()/-]*?):\s+(\S.*?)\s*$/;
+
+function macosSpeed(value) {
+  const m = /([\d.]+)\s*(Mb|Gb)/.exec(value);
+  if (!m) return null;
+  const megabits = parseFloat(m[1]) * (m[2] === 'Gb' ? 1000 : 1);
+  return LINK_SPEEDS[Math.trunc(megabits)] || null;
+}
+
+export function parseSystemProfiler(text) {
+  const entries = [];
+  let current = null;
+  let mediaIndent = null;
+  for (const line of splitLines(text)) {
+    const heading = SP_HEADING.exec(line);
+    if (heading) {
+      const indent = heading[1].length;
+      const title = heading[2].trim();
+      if (mediaIndent !== null && indent > mediaIndent) continue; // a disk or volume name inside Media:
+      mediaIndent = null;
+      if (title === 'Media' && current !== null) { mediaIndent = indent; continue; }
+      current = { product: title, vid: null, pid: null, bcd_device: null, manufacturer: null, speed: null,
+        location: null, bsd_names: [] };
+      entries.push(current);
+      continue;
+    }
+    const field = SP_FIELD.exec(line);
+    if (!field || current === null) continue;
+    const [, key, value] = field;
+    if (mediaIndent !== null) {
+      if (key === 'BSD Name') current.bsd_names.push(value);
+      continue;
+    }
+    if (key === 'Product ID' || key === 'Vendor ID') {
+      const hex = /^0x([0-9a-fA-F]{4})/.exec(value);
+      current[key === 'Product ID' ? 'pid' : 'vid'] = hex ? hex[1].toLowerCase() : null;
+    } else if (key === 'Version') current.bcd_device = bcdFromDotted(value);
+    else if (key === 'Manufacturer') current.manufacturer = value;
+    else if (key === 'Speed') current.speed = macosSpeed(value);
+    else if (key === 'Location ID') {
+      const location = /^0x([0-9a-fA-F]+)/.exec(value);
+      current.location = location ? parseInt(location[1], 16) : null;
+    } else if (key === 'BSD Name') current.bsd_names.push(value);
+  }
+  return entries.filter((e) => e.pid && e.vid);
+}
+
+export function joinMacos(ioregDevices, profiler) {
+  const byLocation = new Map();
+  for (const d of ioregDevices) if (d.location !== null) byLocation.set(d.location, d);
+  const joined = [];
+  for (const entry of profiler) {
+    const io = entry.location !== null ? byLocation.get(entry.location) || null : null;
+    const driver = io ? io.driver : null;
+    if (!entry.bsd_names.length && driver === null) continue;
+    joined.push({ ...entry, driver, in_ioreg: io !== null });
+  }
+  const known = new Set(joined.map((e) => `${e.vid}|${e.pid}|${e.location}`));
+  const locations = new Set(joined.map((e) => e.location));
+  for (const io of ioregDevices) { // `ioreg -l` alone carries IDs too
+    if (io.driver && io.vid && !known.has(`${io.vid}|${io.pid}|${io.location}`) && !locations.has(io.location)) {
+      joined.push({ product: io.product || io.name, vid: io.vid, pid: io.pid, bcd_device: io.bcd_device,
+        manufacturer: io.manufacturer, speed: null, location: io.location, bsd_names: [], driver: io.driver, in_ioreg: true });
+    }
+  }
+  return joined;
+}
+
+// Every `vid:pid` in a paste, in the order probe.find_usb_ids() finds them.
+export function findUsbIds(text) {
+  const ids = [];
+  const add = (vid, pid) => {
+    const id = `${vid.toLowerCase()}:${pid.toLowerCase()}`;
+    if (!ids.includes(id)) ids.push(id);
+  };
+  for (const e of parseLsusb(text)) add(e.vid, e.pid);
+  for (const e of parseLsusbVerbose(text)) if (e.vid && e.pid) add(e.vid, e.pid);
+  for (const e of Object.values(parseDmesg(text).devices)) if (e.vid && e.pid) add(e.vid, e.pid);
+  for (const e of parseSystemProfiler(text)) if (e.vid && e.pid) add(e.vid, e.pid);
+  for (const m of String(text).matchAll(/(?<![0-9a-fA-Fx:])([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?![0-9a-fA-F:])/g)) add(m[1], m[2]);
+  return ids;
+}
+
+// ---------------------------------------------------------------------------
+// Probe output (scripts/uasdb/probe.py prints its facts as `# ` comments and again under evidence.probe).
+// ---------------------------------------------------------------------------
+const PROBE_HOST = /^[#\s]*host: .*\(([a-z0-9-]+)\)\s*$|^\s*host: ([a-z0-9-]+)\s*$/;
+const PROBE_DEVICE = /^[#\s]*device (\S+): ([0-9a-f]{4}):([0-9a-f]{4})(?: bcdDevice ([0-9a-f]{4}))?(.*?)(?: speed (\d+M))?(?: usb [\d.]+)?\s*$/;
+const PROBE_INTERFACE = /^[#\s]*interface (\S+?):((?: class [0-9a-f]{2})?(?: protocol [0-9a-f]{2})?) driver (\S+)/;
+const PROBE_OFFERS = /^[#\s]*offers UAS \(descriptors\): (yes|no)\s*$/;
+const CMDLINE_QUIRKS = /usb-storage\.quirks=(\S*)/;
+const PROBE_MODULE_QUIRKS = /^[#\s]*usb_storage quirks parameter: (\S*)/;
+const MACHINE_MODEL = /Machine model: (.+?)\s*$/;
+
+// The probe's `device` and `interface` lines -> devices keyed by port, with the driver bound to storage.
+export function parseProbe(text) {
+  const devices = {};
+  let host = null;
+  let last = null;
+  for (const line of splitLines(text)) {
+    let m = PROBE_HOST.exec(line);
+    if (m) { host = host || m[1] || m[2]; continue; }
+    m = PROBE_DEVICE.exec(line);
+    if (m) {
+      const strings = [...m[5].matchAll(/"([^"]*)"/g)].map((s) => s[1]);
+      last = devices[m[1]] || (devices[m[1]] = { port: m[1], vid: m[2], pid: m[3], bcd_device: m[4] || null,
+        manufacturer: strings.length > 1 ? strings[0] : null, product: strings.length ? strings[strings.length - 1] : null,
+        speed: m[6] || null, driver: null, offers_uas: null });
+      continue;
+    }
+    m = PROBE_INTERFACE.exec(line);
+    if (m && last && (m[1] === last.port || m[1].startsWith(`${last.port}:`))) {
+      const storage = /class 08/.test(m[2]);
+      if (m[3] !== '(none)' && (storage || !last.driver)) last.driver = m[3];
+      continue;
+    }
+    m = PROBE_OFFERS.exec(line);
+    if (m && last) last.offers_uas = m[1] === 'yes';
+  }
+  return { host, devices };
+}
+
+// The user's own usb-storage.quirks entries, from a kernel command line (dmesg, /proc/cmdline, probe) in the paste.
+export function pastedQuirks(text) {
+  const entries = [];
+  for (const line of splitLines(text)) {
+    const m = CMDLINE_QUIRKS.exec(line) || PROBE_MODULE_QUIRKS.exec(line);
+    if (!m) continue;
+    for (const part of m[1].split(',')) {
+      const e = /^([0-9a-fA-F]{4}):([0-9a-fA-F]{4}):([a-zA-Z]*)$/.exec(part.trim());
+      if (e && !entries.some((x) => x.id === `${e[1]}:${e[2]}`.toLowerCase())) {
+        entries.push({ id: `${e[1]}:${e[2]}`.toLowerCase(), letters: e[3].toLowerCase() });
+      }
+    }
+  }
+  return entries;
+}
+
+// The Raspberry Pi model named in dmesg ("Machine model: Raspberry Pi 4 Model B Rev 1.4"), if any.
+export function machineModel(text) {
+  for (const line of splitLines(text)) {
+    const m = MACHINE_MODEL.exec(line);
+    if (m) return m[1];
+  }
+  return null;
+}

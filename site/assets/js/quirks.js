@@ -1,0 +1,169 @@
+// /quirks/: the quirk builder. Pick adapters (from /api/v1/adapters.json) or type entries; the line, its
+// length against the kernel's limit, each letter's meaning and what an entry replaces of the kernel's own
+// flags (/api/v1/kernel.json) update as you go.
+import { buildLine, flagText, lettersTable, mergeEntries, parseEntries, preserveBuiltin, valueLength, QUIRKS_VALUE_MAX } from './quirks-core.js';
+import { code, el, fillQuirkLine, loadApi, words } from './ui.js';
+
+const form = document.querySelector('form[data-quirk-builder]');
+if (form) init(form);
+
+async function init(form) {
+  const list = form.querySelector('.pick-list');
+  const filter = document.getElementById('pick-filter');
+  const pickStatus = form.querySelector('.pick-status');
+  const typed = document.getElementById('typed-entries');
+  const keep = document.getElementById('keep-builtin');
+  const result = document.getElementById('builder-result');
+  const empty = document.getElementById('builder-empty');
+  const lineBox = document.getElementById('builder-line');
+  const length = document.getElementById('builder-length');
+  const notes = document.getElementById('builder-notes');
+  const typedProblems = el('ul', { class: 'problems', id: 'typed-problems', 'aria-live': 'polite' });
+  typed.closest('.field').append(typedProblems);
+  form.hidden = false;
+  pickStatus.textContent = 'Loading the adapters…';
+
+  let adapters;
+  let kernel;
+  try {
+    [adapters, kernel] = await Promise.all([loadApi(form.dataset.adapters), loadApi(form.dataset.kernel)]);
+  } catch (error) {
+    pickStatus.textContent = 'The database files could not be loaded; typed entries need them too. Reload to try again.';
+    return;
+  }
+  const quirky = adapters.filter((a) => a.verdict.quirk_entries.length);
+  const byId = new Map(quirky.map((a) => [a.id, a]));
+  const table = lettersTable(kernel);
+
+  for (const adapter of quirky) {
+    const box = el('input', { type: 'checkbox', id: `pick-${adapter.id}`, value: adapter.id });
+    box.addEventListener('change', update);
+    const haystack = [adapter.name, adapter.vendor, adapter.model, adapter.chipset_name, adapter.chipset,
+      ...(adapter.usb_ids || []).map((u) => `${u.vid}:${u.pid}`)].filter(Boolean).join(' ').toLowerCase();
+    list.append(el('li', { 'data-search': haystack },
+      box, ' ', el('label', { for: box.id }, adapter.name, ' ', el('span', { class: 'small' }, adapter.verdict.quirk_entries.join(', '))),
+      ' ', el('a', { href: `${form.dataset.adapterBase}${adapter.id}/`, class: 'small', 'aria-label': `${adapter.name}: details` }, 'details')));
+  }
+
+  function applyFilter() {
+    const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
+    let shown = 0;
+    for (const li of list.children) {
+      const match = words.every((w) => li.dataset.search.includes(w));
+      li.hidden = !match;
+      if (match) shown += 1;
+    }
+    pickStatus.textContent = `${shown} of ${quirky.length} adapters shown (of ${adapters.length} in the database; the others need no quirk by their reports).`;
+  }
+  filter.addEventListener('input', applyFilter);
+  typed.addEventListener('input', update);
+  keep.addEventListener('change', update);
+
+  const query = new URLSearchParams(location.search);
+  for (const id of (query.get('adapters') || '').split(',')) {
+    const box = document.getElementById(`pick-${id}`);
+    if (byId.has(id) && box) box.checked = true;
+  }
+  if (query.get('entries')) typed.value = query.get('entries').split(/[\s,]+/).filter(Boolean).join(' ');
+  applyFilter();
+  update();
+
+  function update() {
+    // Every entry with where it came from and the firmware range it was reported for (adapter records).
+    const wanted = [];
+    const picked = [...list.querySelectorAll('input:checked')].map((b) => byId.get(b.value));
+    for (const adapter of picked) {
+      for (const entry of adapter.verdict.quirk_entries) {
+        const [vid, pid, letters] = entry.split(':');
+        const usb = (adapter.usb_ids || []).find((u) => u.vid === vid && u.pid === pid);
+        const span = usb && usb.bcd_device ? [usb.bcd_device.min, usb.bcd_device.max] : null;
+        wanted.push({ id: `${vid}:${pid}`, letters, from: adapter.name, span });
+      }
+    }
+    const parsed = parseEntries(typed.value, kernel);
+    for (const e of parsed.entries) wanted.push({ ...e, from: 'typed', span: null });
+    typedProblems.replaceChildren(...parsed.problems.map((p) => el('li', { class: 'warn' }, p.text)));
+
+    const { entries, merged } = mergeEntries(wanted);
+    if (!entries.length) {
+      result.hidden = true;
+      empty.hidden = false;
+      history.replaceState(null, '', location.pathname);
+      return;
+    }
+    const final = [];
+    const items = [];
+    for (const entry of entries) {
+      const sources = wanted.filter((w) => w.id === entry.id);
+      const spans = sources.map((s) => s.span);
+      // One firmware range only when every source names the same one; otherwise judge for every firmware.
+      const span = spans.every((s) => s && s[0] === spans[0][0] && s[1] === spans[0][1]) ? spans[0] : null;
+      const kept = preserveBuiltin(kernel, `${entry.id}:${entry.letters}`, span);
+      const letters = keep.checked ? kept.preserving.split(':')[2] : entry.letters;
+      final.push({ id: entry.id, letters });
+      items.push(entryNote(entry, letters, kept, sources, merged.includes(entry.id)));
+    }
+    const line = buildLine(final);
+    fillQuirkLine(lineBox, line);
+    const size = valueLength(line);
+    length.replaceChildren(`${size} of ${QUIRKS_VALUE_MAX} characters the kernel accepts after `, code('usb-storage.quirks='), '.');
+    if (size > QUIRKS_VALUE_MAX) {
+      length.append(' ', el('strong', { class: 'warn', 'data-warning': 'too-long' },
+        `Too long by ${size - QUIRKS_VALUE_MAX}: Linux keeps this parameter in a 128-byte buffer and refuses a longer value, so none of these entries would apply. Leave out adapters you do not own.`));
+    }
+    length.dataset.length = String(size);
+    notes.replaceChildren(...items);
+    result.hidden = false;
+    empty.hidden = true;
+    // A shareable address; commas and colons stay readable (both are fine in a query).
+    const readable = (value) => encodeURIComponent(value).replace(/%2C/g, ',').replace(/%3A/gi, ':');
+    const state = [];
+    if (picked.length) state.push(`adapters=${readable(picked.map((a) => a.id).join(','))}`);
+    if (parsed.entries.length) state.push(`entries=${readable(parsed.entries.map((e) => `${e.id}:${e.letters}`).join(','))}`);
+    history.replaceState(null, '', `${location.pathname}${state.length ? `?${state.join('&')}` : ''}`);
+  }
+
+  // One entry: where it came from, what each letter does, and what it replaces of the kernel's own flags.
+  function entryNote(entry, letters, kept, sources, wasMerged) {
+    const from = [...new Set(sources.map((s) => s.from))];
+    const li = el('li', { 'data-usb-id': entry.id },
+      code(`${entry.id}:${letters}`), ' — ',
+      from.map((f, i) => [i ? ', ' : '', f === 'typed' ? 'typed by you' : `reports for ${f}`]), '.',
+      wasMerged ? ' Named more than once: the kernel reads only the first entry for an ID, so the letters are merged into one.' : '');
+    const letterList = el('ul', { class: 'letter-notes' }, [...letters].map((c) => el('li', {},
+      code(c), ` ${table[c].flag}: `, words(table[c].plain), table[c].drivers !== 'both' ? ` (${table[c].drivers} only)` : '')));
+    li.append(letterList);
+    const v = kernel.version;
+    const warnings = [];
+    const lost = kept.dropped.filter((f) => !kept.dropped_without_effect.includes(f));
+    if (lost.length) {
+      warnings.push(el('li', { class: 'warn', 'data-warning': 'replaces-builtin' },
+        el('strong', {}, `${entry.id}:${entry.letters} replaces flags Linux ${v} sets by itself: `), words(lost.map((f) => flagText(kernel, f)).join(', ')), '. ',
+        keep.checked ? ['The line keeps them: ', code(kept.preserving), '.']
+          : ['To keep them write ', code(kept.preserving), ' (tick “Keep the flags” above).']));
+    }
+    if (kept.dropped_without_effect.length) {
+      warnings.push(el('li', { 'data-warning': 'replaces-builtin-moot' },
+        `${entry.id}:${entry.letters} also clears the built-in `, words(kept.dropped_without_effect.map((f) => flagText(kernel, f)).join(', ')),
+        ', which only matters under uas; ', code('u'), ' turns uas off, so nothing is lost.'));
+    }
+    if (kept.kept.length) {
+      warnings.push(el('li', {}, `Linux ${v} also sets `, words(kept.kept.map((f) => flagText(kernel, f)).join(', ')),
+        ' for this ID; flags without a letter stay whatever you write.'));
+    }
+    if (kept.runtime_replaced.length) {
+      warnings.push(el('li', {}, `Linux ${v} may add `, kept.runtime_replaced.join(' or '),
+        ' for this ID after looking at the device (uas-detect.h); an entry for the ID replaces that choice.'));
+    }
+    if (kept.builtin_already) {
+      warnings.push(el('li', { 'data-warning': 'builtin-already' },
+        `Linux ${v} already sets every flag of this entry for every firmware of ${entry.id}: you do not need it.`));
+    }
+    if (kept.bcd_dependent) {
+      warnings.push(el('li', {}, `Some of Linux ${v}'s entries for ${entry.id} cover only certain firmware versions (bcdDevice); `,
+        'check yours with ', code(`lsusb -v -d ${entry.id}`), '.'));
+    }
+    if (warnings.length) li.append(el('ul', { class: 'entry-warnings' }, warnings));
+    return li;
+  }
+}

@@ -1,0 +1,304 @@
+"""The check page (/check/): its JavaScript parsers read the real captures exactly as probe.py's parsers do, and
+pasting each capture (or the probe's own output) shows the right USB IDs, drivers, verdicts and flags."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from uasdb import probe
+from uasdb.database import REPO_ROOT
+
+pytestmark = pytest.mark.browser
+
+PROBE_FIXTURES = REPO_ROOT / "tests" / "fixtures" / "probe"
+CAPTURED = PROBE_FIXTURES / "captured"
+CAPTURES = sorted(p.name for p in CAPTURED.glob("*.txt"))
+
+
+def captured(name: str) -> str:
+    return (CAPTURED / name).read_text(encoding="utf-8")
+
+
+def probe_output(tree: str) -> str:
+    """What `probe.py --root <fixture tree>` prints, as a person would paste it."""
+    args = ["--date", "2026-11-21", "--handle", "octocat", "--root", str(PROBE_FIXTURES / "trees" / tree)]
+    if (PROBE_FIXTURES / "commands" / tree).is_dir():
+        args += ["--captured", str(PROBE_FIXTURES / "commands" / tree)]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert probe.main(args) == 0
+    return out.getvalue()
+
+
+def python_parse(text: str) -> dict:
+    return json.loads(json.dumps({
+        "ids": probe.find_usb_ids(text), "lsusb": probe.parse_lsusb(text), "tree": probe.parse_lsusb_tree(text),
+        "verbose": probe.parse_lsusb_verbose(text), "dmesg": probe.parse_dmesg(text), "ioreg": probe.parse_ioreg(text),
+        "profiler": probe.parse_system_profiler(text),
+        "macos": probe.join_macos(probe.parse_ioreg(text), probe.parse_system_profiler(text)),
+    }))
+
+
+JS_PARSE = """{ids: m.findUsbIds(args[0]), lsusb: m.parseLsusb(args[0]), tree: m.parseLsusbTree(args[0]),
+  verbose: m.parseLsusbVerbose(args[0]), dmesg: m.parseDmesg(args[0]), ioreg: m.parseIoreg(args[0]),
+  profiler: m.parseSystemProfiler(args[0]), macos: m.joinMacos(m.parseIoreg(args[0]), m.parseSystemProfiler(args[0]))}"""
+
+
+@pytest.mark.parametrize("name", CAPTURES)
+def test_js_parsers_read_each_capture_exactly_like_probe_py(js_modules, name):
+    text = captured(name)
+    assert js_modules.call("paste.js", JS_PARSE, text) == python_parse(text)
+
+
+@pytest.mark.parametrize("text", [
+    "", "\n\n", "Bus 1 Device 2: ID 12:34", "bcdDevice 1.0\r\nidVendor 0xZZZZ", "usb 1-1: New USB device found, idVendor=ABCD, idProduct=EF01",
+    "\u2028Bus 003 Device 004: ID ABCD:ef01 Mixed Case\u2028", "idVendor=152d 152d:05788 x152d:0578 152d:0578:u 0bda:9210",
+])
+def test_js_parsers_agree_with_probe_py_on_odd_input(js_modules, text):
+    assert js_modules.call("paste.js", JS_PARSE, text) == python_parse(text)
+
+
+@pytest.mark.parametrize("tree, host, device", [
+    ("pi4-uas", "pi4", {"vid": "152d", "pid": "0578", "bcd_device": "0100", "driver": "uas", "speed": "5000M", "offers_uas": True}),
+    ("pi4-kernel-ignores-uas", "pi4", {"vid": "152d", "pid": "0578", "bcd_device": "3202", "driver": "usb-storage", "offers_uas": True}),
+    ("pi3-usb-storage", "pi3b-plus", {"vid": "152d", "pid": "0578", "driver": "usb-storage", "speed": "480M"}),
+])
+def test_js_reads_the_probe_output(js_modules, tree, host, device):
+    parsed = js_modules.call("paste.js", "m.parseProbe(args[0])", probe_output(tree))
+    assert parsed["host"] == host
+    (found,) = parsed["devices"].values()
+    assert {k: found[k] for k in device} == device
+
+
+def test_js_reads_the_users_own_quirks_from_probe_output_and_dmesg(js_modules):
+    assert js_modules.call("paste.js", "m.pastedQuirks(args[0])", probe_output("pi4-user-quirk")) == [{"id": "152d:0578", "letters": "u"}]
+    dmesg = "[    0.000000] Kernel command line: coherent_pool=1M usb-storage.quirks=152D:0578:u,174c:55aa:U console=tty1"
+    assert js_modules.call("paste.js", "m.pastedQuirks(args[0])", dmesg) == [
+        {"id": "152d:0578", "letters": "u"}, {"id": "174c:55aa", "letters": "u"}]
+    model = "[    0.000000] Machine model: Raspberry Pi 4 Model B Rev 1.4"
+    assert js_modules.call("check-core.js", "m.analysePaste(args[0]).host", model) == "pi4"
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def run_check(page, text: str) -> None:
+    page.locator("#check-paste").fill(text)
+    page.get_by_role("button", name="Check").click()
+    page.locator(".check-status").filter(has_text=re.compile(r"^(Found|No)")).wait_for()
+
+
+def shown(page) -> dict:
+    """USB ID -> driver ('' when the paste does not say) for every adapter section the page shows."""
+    return {s.get_attribute("data-usb-id"): s.get_attribute("data-driver") for s in page.locator("section.found").all()}
+
+
+def orphan_drivers(page) -> list:
+    return [li.get_attribute("data-driver") for li in page.locator(".orphans li").all()]
+
+
+# capture -> (adapter sections {id: driver}, drivers seen without an ID, other IDs)
+EXPECTED = {
+    "seed-comment-lsusb-two-bridges.txt": ({"152d:0567": "usb-storage", "174c:55aa": "uas"}, [], []),
+    "seed-comment-jms578-lsusb.txt": ({"152d:0578": "uas"}, [], []),
+    "rpi-linux-3070-dmesg-blacklisted.txt": ({"152d:0578": "usb-storage"}, [], []),
+    "rpi-eeprom-361-dmesg-uas.txt": ({"152d:0578": "uas"}, [], []),
+    "tobetter-5-dmesg-uas.txt": ({"152d:3562": "uas"}, [], []),
+    "rpi-eeprom-194-lsusb-v.txt": ({"152d:0578": ""}, [], []),
+    "rpi-linux-4498-lsusb-v.txt": ({"152d:0567": ""}, [], []),
+    "smartmontools-617-lsusb-v.txt": ({"152d:0586": ""}, [], []),
+    "rpi-linux-4498-lsusb-t.txt": ({}, ["usb-storage"], []),
+    "seed-geerling-lsusb-t.txt": ({}, ["uas"], []),
+    "seed-comment-lsusb-t-hub-480m.txt": ({}, ["uas"], []),
+    "seed-comment-dmesg-uas.txt": ({}, ["uas"], []),
+    "seed-ioreg-uas.txt": ({}, ["uas"], []),
+    "system-profiler-android.txt": ({"19d2:ffb0": ""}, [], ["0a5c:4500", "05ac:828f"]),
+}
+
+
+def test_every_capture_has_an_expectation():
+    nothing = {"tobetter-5-lsusb-v-uas-altsetting.txt", "ironsheep-91-vcgencmd-bootloader-version.txt"}
+    assert set(EXPECTED) | nothing == set(CAPTURES)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_pasting_each_capture_finds_its_ids_and_drivers(watched_page, name):
+    sections, orphans, others = EXPECTED[name]
+    page = watched_page
+    page.goto("/check/")
+    run_check(page, captured(name))
+    assert shown(page) == sections
+    assert orphan_drivers(page) == orphans
+    assert [li.get_attribute("data-usb-id") for li in page.locator(".others-list li").all()] == others
+    if orphans:
+        assert "not in the paste" in page.locator(".orphans").inner_text()
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("tree, driver, platform", [
+    ("pi4-uas", "uas", "pi4"), ("pi4-kernel-ignores-uas", "usb-storage", "pi4"), ("pi3-usb-storage", "usb-storage", "pi3"),
+])
+def test_pasting_probe_output_finds_the_driver_and_the_computer(watched_page, tree, driver, platform):
+    page = watched_page
+    page.goto("/check/")
+    run_check(page, probe_output(tree))
+    assert shown(page) == {"152d:0578": driver}
+    assert page.locator("#check-platform").input_value() == platform
+    assert page.problems == []
+
+
+def test_usb_storage_but_works_with_uas_is_flagged(watched_page, site):
+    """The kernel in the capture refused UAS; a fixture product with the same ID reports UAS working on a Pi 4."""
+    page = watched_page
+    page.goto("/check/")
+    run_check(page, captured("rpi-linux-3070-dmesg-blacklisted.txt"))
+    flag = page.locator('section.found[data-usb-id="152d:0578"] [data-flag="usb-storage-but-uas-works"]')
+    assert flag.count() == 1
+    text = flag.inner_text()
+    assert "on usb-storage, but reports say it works with UAS" in text
+    assert site.adapter("fixture-second-jms")["name"] in text
+    assert "UAS is blacklisted" in text  # why: the old kernel's own table
+    assert flag.locator('a[href="/adapters/fixture-second-jms/"]').count() == 1
+    assert page.locator('[data-flag="uas-but-needs-quirk"]').count() == 0
+    assert page.problems == []
+
+
+def test_own_quirk_is_named_as_the_reason(watched_page):
+    page = watched_page
+    page.goto("/check/")
+    run_check(page, probe_output("pi4-user-quirk"))
+    flag = page.locator('[data-flag="usb-storage-but-uas-works"]')
+    assert "152d:0578:u" in flag.inner_text() and "turns UAS off" in flag.inner_text()
+    assert "usb-storage.quirks=152d:0578:u" in page.locator("#check-results").inner_text()
+
+
+def test_uas_but_reports_need_the_quirk_is_flagged_with_the_line(browser, site):
+    context = browser.new_context(base_url=site.url, permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto("/check/")
+    run_check(page, captured("seed-comment-jms578-lsusb.txt"))
+    flag = page.locator('[data-flag="uas-but-needs-quirk"]')
+    assert flag.count() == 1
+    assert "on uas, but reports say it needs the quirk" in flag.inner_text()
+    assert site.adapter("fixture-naughty-jms")["name"] in flag.inner_text()
+    line = site.adapter("fixture-naughty-jms")["verdict"]["quirk_line"]
+    assert page.locator("#check-line").inner_text().replace("\n", "") == line
+    page.locator("#check-results").get_by_role("button", name="Copy").click()
+    assert page.evaluate("navigator.clipboard.readText()") == line
+    builder = page.get_by_role("link", name="Change it in the quirk builder").get_attribute("href")
+    assert builder == "/quirks/?entries=152d:0578:u"
+    context.close()
+
+
+def test_verdicts_and_kernel_facts_for_each_id(watched_page, site):
+    page = watched_page
+    page.goto("/check/")
+    run_check(page, captured("seed-comment-lsusb-two-bridges.txt"))
+    nice = page.locator('section.found[data-usb-id="174c:55aa"]')
+    assert "Works" in nice.locator(".matches").inner_text()
+    assert nice.locator('a[href="/adapters/fixture-nice-sata/"]').count() == 1
+    assert nice.locator("[data-flag]").count() == 0  # on uas and reports agree: nothing to flag
+    unknown = page.locator('section.found[data-usb-id="152d:0567"]')
+    assert "No adapter record has this ID yet" in unknown.inner_text()
+    kernel = unknown.inner_text()
+    assert "Linux 6.12 already applies to 152d:0567" in kernel and "NO_REPORT_OPCODES" in kernel
+    assert "drivers/usb/storage/unusual_uas.h:" in kernel
+    page.select_option("#check-platform", "pi5")
+    page.locator(".check-summary").filter(has_text="Raspberry Pi 5").wait_for()
+    assert "Raspberry Pi 5 UAS" in nice.inner_text()
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("text", [
+    "hello, my disk does not work on the pi",
+    "Error: sda: unable to read partition table\nI/O error, dev sda",
+    captured("ironsheep-91-vcgencmd-bootloader-version.txt"),
+    captured("tobetter-5-lsusb-v-uas-altsetting.txt"),  # a lsusb -v fragment without the device's IDs
+])
+def test_garbage_gets_an_explanation(watched_page, text):
+    page = watched_page
+    page.goto("/check/")
+    run_check(page, text)
+    explanation = page.locator("[data-nothing-found]")
+    assert explanation.is_visible()
+    assert "No USB ID or storage driver found" in explanation.inner_text()
+    assert "lsusb" in explanation.inner_text() and "dmesg" in explanation.inner_text()
+    assert page.locator("section.found").count() == 0
+    assert page.problems == []
+
+
+def test_empty_paste_asks_for_output(watched_page):
+    page = watched_page
+    page.goto("/check/")
+    page.get_by_role("button", name="Check").click()
+    page.locator(".check-status").filter(has_text="Paste some output first").wait_for()
+    assert "lsusb" in page.locator("#check-results").inner_text()
+
+
+def test_ids_in_the_address_prefill_the_check(watched_page):
+    page = watched_page
+    page.goto("/check/?ids=152d:0578,174c:55aa")
+    page.locator(".check-status").filter(has_text=re.compile(r"^Found")).wait_for()
+    assert page.locator("#check-paste").input_value() == "152d:0578\n174c:55aa"
+    assert set(shown(page)) == {"152d:0578", "174c:55aa"}
+    assert page.problems == []
+
+
+def test_a_bare_unknown_id_is_answered_not_hidden(watched_page):
+    page = watched_page
+    page.goto("/check/")
+    run_check(page, "ffff:0001")
+    section = page.locator('section.found[data-usb-id="ffff:0001"]')
+    assert "No adapter record has this ID yet" in section.inner_text()
+    assert "Linux 6.12 has no built-in quirk for ffff:0001" in section.inner_text()
+
+
+def test_links_the_results_make_resolve(watched_page, site):
+    page = watched_page
+    page.goto("/check/")
+    run_check(page, captured("seed-comment-lsusb-two-bridges.txt") + "\n" + captured("seed-comment-jms578-lsusb.txt"))
+    hrefs = set(page.locator("#check-results a[href^='/']").evaluate_all("els => els.map(e => e.getAttribute('href'))"))
+    assert "/adapters/fixture-naughty-jms/" in hrefs
+    for href in hrefs:
+        assert urllib.request.urlopen(site.url + href).status == 200, href
+
+
+def test_without_javascript_the_page_says_what_to_use(browser, site):
+    context = browser.new_context(base_url=site.url, java_script_enabled=False)
+    page = context.new_page()
+    page.goto("/check/")
+    assert page.locator("#check-form").is_hidden()
+    assert "needs JavaScript" in page.locator("main").inner_text()  # the <noscript> text shows
+    for href in ("/adapters/", "/naughty/"):
+        assert page.locator(f'main a[href="{href}"]').count() >= 1
+    context.close()
+
+
+def test_check_and_quirk_scripts_load_only_on_their_pages(site):
+    for path in ("adapters/fixture-naughty-jms", "naughty", "", "adapters"):
+        html = (site.public / path / "index.html").read_text()
+        assert not re.search(r"/js/(check|quirks)\.", html), path
+    assert re.search(r'<script type="module" src="/js/check\.[0-9a-f]+\.js" integrity="sha384-', (site.public / "check/index.html").read_text())
+    assert re.search(r'<script type="module" src="/js/quirks\.[0-9a-f]+\.js" integrity="sha384-', (site.public / "quirks/index.html").read_text())
+
+
+def test_other_spellings_of_an_id_are_found(js_modules):
+    text = "USB\\VID_152D&PID_0578\\0123 and 0x174c 0x55aa and 0bda:9210"
+    devices = js_modules.call("check-core.js", "m.analysePaste(args[0]).devices.map((d) => d.id)", text)
+    assert devices == ["0bda:9210", "152d:0578", "174c:55aa"]
+
+
+def test_hostile_record_text_stays_text_in_the_results(watched_page, site):
+    page = watched_page
+    page.goto("/check/?ids=abcd:1234")
+    page.locator(".check-status").filter(has_text=re.compile(r"^Found")).wait_for()
+    assert page.locator(".matches a").inner_text() == site.adapter("fixture-hostile")["name"]
+    assert page.evaluate("window.__xss") is None
+    assert page.locator("#check-results img, #check-results script, #check-results [onerror]").count() == 0
+    assert page.problems == []

@@ -1,0 +1,59 @@
+"""The check page and the quirk builder with results on screen: axe finds no violations in light and dark,
+nothing scrolls sideways at 360 px, and screenshots go to test-artifacts/ for people to look at."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from test_site_check import captured
+
+pytestmark = pytest.mark.browser
+axe = Axe()
+
+
+def show_check_results(page) -> None:
+    page.goto("/check/")
+    page.locator("#check-paste").fill(captured("seed-comment-lsusb-two-bridges.txt") + captured("rpi-linux-3070-dmesg-blacklisted.txt")
+                                      + captured("seed-geerling-lsusb-t.txt") + captured("system-profiler-android.txt"))
+    page.get_by_role("button", name="Check").click()
+    page.locator(".check-status").filter(has_text=re.compile("^Found")).wait_for()
+
+
+def show_builder_results(page) -> None:
+    page.goto("/quirks/?adapters=fixture-naughty-jms,fixture-hostile&entries=152d:0567:t,2537:1068:u")
+    page.locator("#builder-line").filter(has_text="152d:0567").wait_for()
+    page.get_by_label("USB IDs and flag letters").press("End")
+    page.get_by_label("USB IDs and flag letters").type(" " + " ".join(f"ffff:{n:04x}:u" for n in range(1, 11)) + " nonsense")
+
+
+TOOLS = {"check": show_check_results, "quirks": show_builder_results}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", sorted(TOOLS))
+def test_axe_finds_no_violations_with_results_shown(browser, site, name, scheme):
+    context = browser.new_context(base_url=site.url, color_scheme=scheme)
+    page = context.new_page()
+    TOOLS[name](page)
+    results = axe.run(page)
+    context.close()
+    assert results.violations_count == 0, results.generate_report()
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", sorted(TOOLS))
+def test_tool_pages_fit_the_screen_and_are_captured(browser, site, artifacts, name, width, scheme):
+    context = browser.new_context(base_url=site.url, viewport={"width": width, "height": 800}, color_scheme=scheme)
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    TOOLS[name](page)
+    page.screenshot(path=str(artifacts / f"site-{name}-{width}-{scheme}.png"), full_page=True)
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    context.close()
+    assert overflow <= 0, f"/{name}/ scrolls sideways by {overflow}px at {width}px"
+    assert errors == []
