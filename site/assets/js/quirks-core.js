@@ -106,7 +106,10 @@ export function preserveBuiltin(kernel, entry, span = null) {
   const chosen = new Set([...letters].filter((c) => table[c]).map((c) => table[c].flag));
   const dropped = builtin.filter((f) => replaced.has(f) && letterOf[f] && !chosen.has(f));
   const uasOff = chosen.has('IGNORE_UAS');
-  const noEffect = dropped.filter((f) => uasOff && table[letterOf[f]].drivers === 'uas');
+  // With `u`, usb-storage drives the device: it sets flags from unusual_devs.h only, never from unusual_uas.h or
+  // the uas probe checks, and ignores uas-only flags (same rule as preserve_builtin in kernel_export.py).
+  const storageFlags = new Set(entries.filter((e) => e.source.split(':')[0].endsWith('unusual_devs.h')).flatMap((e) => e.flags));
+  const noEffect = dropped.filter((f) => uasOff && (table[letterOf[f]].drivers === 'uas' || !storageFlags.has(f)));
   const kept = builtin.filter((f) => !replaced.has(f));
   const runtimeReplaced = [...new Set(runtime.filter((c) => !c.unconditional)
     .flatMap((c) => c.flags.map((f) => f.name)).filter((f) => replaced.has(f) && !chosen.has(f)))].sort();

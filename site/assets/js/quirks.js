@@ -145,7 +145,7 @@ async function init(form) {
     if (kept.dropped_without_effect.length) {
       warnings.push(el('li', { 'data-warning': 'replaces-builtin-moot' },
         `${entry.id}:${entry.letters} also clears the built-in `, words(kept.dropped_without_effect.map((f) => flagText(kernel, f)).join(', ')),
-        ', which only matters under uas; ', code('u'), ' turns uas off, so nothing is lost.'));
+        ', which only uas would apply or honour; ', code('u'), ' turns uas off, so nothing is lost.'));
     }
     if (kept.kept.length) {
       warnings.push(el('li', {}, `Linux ${v} also sets `, words(kept.kept.map((f) => flagText(kernel, f)).join(', ')),
