@@ -186,6 +186,10 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice)},
     })
+    # The naughty page shows the built-in-preserving line when there is one: judge the length of that one.
+    shown = site["lists"].get("naughty_quirk_line_preserving_builtin") or site["lists"]["naughty_quirk_line"]
+    site["lists"]["naughty_quirk_line_length"] = quirk_value_length(shown)
+    site["lists"]["naughty_quirk_line_fits"] = quirk_line_fits(shown)
     for slot in site["usb"].values():  # IDs only the kernel lists get the same search spellings as the rest
         slot.setdefault("spellings", usb_spellings(slot["vid"], slot["pid"]))
     return site

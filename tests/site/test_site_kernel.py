@@ -145,3 +145,13 @@ def test_usb_index_names_what_linux_sets(watched_page, site):
     assert "IGNORE_UAS" in row.locator("td.kernel-flags").inner_text()
     asmedia = page.locator("tr", has=page.locator('a[href="/usb/174c/55aa/"]'))
     assert "decided while probing" in asmedia.locator("td.kernel-flags").inner_text()
+
+
+def test_naughty_line_over_the_kernel_limit_is_flagged(real_site):
+    """Linux refuses a usb-storage.quirks value over 127 characters; the naughty page must say so when its line is longer."""
+    lists = real_site.export["lists"]
+    html = (real_site.public / "naughty" / "index.html").read_text()
+    shown = lists.get("naughty_quirk_line_preserving_builtin") or lists["naughty_quirk_line"]
+    assert lists["quirks_param_max_chars"] == 127
+    assert lists["naughty_quirk_line_length"] == len(shown.split("=", 1)[1])
+    assert ("data-quirk-too-long" in html) == (lists["naughty_quirk_line_length"] > 127)

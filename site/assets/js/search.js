@@ -72,7 +72,7 @@ export function initSearch(form) {
       status.textContent = '';
       return;
     }
-    const search = await module.debouncedSearch(raw ? normaliseQuery(raw) : null, { filters }, 150);
+    const search = await module.debouncedSearch(raw ? normaliseQuery(raw) : null, { filters }, 60);
     if (search === null || mine !== generation) return;
     const top = await Promise.all(search.results.slice(0, 20).map((r) => r.data()));
     if (mine !== generation) return;
