@@ -113,6 +113,10 @@ export function initSearch(form) {
   form.addEventListener('submit', (event) => { event.preventDefault(); run(); });
   input.addEventListener('input', run);
   form.addEventListener('focusin', load, { once: true });
+  // Searching is what these pages are for: fetch the index while the browser is idle, so the first query
+  // does not wait for Pagefind's script and WASM to download.
+  if ('requestIdleCallback' in window) requestIdleCallback(() => load(), { timeout: 3000 });
+  else setTimeout(load, 1000);
   const q = new URLSearchParams(location.search).get('q');
   if (q) { input.value = q; run(); }
 }
