@@ -74,7 +74,13 @@ export function initSearch(form) {
     }
     const search = await module.debouncedSearch(raw ? normaliseQuery(raw) : null, { filters }, 60);
     if (search === null || mine !== generation) return;
-    const top = await Promise.all(search.results.slice(0, 20).map((r) => r.data()));
+    // Show the best few as soon as their fragments arrive, then the rest: each result is a separate fetch.
+    const pending = search.results.slice(0, 20).map((r) => r.data());
+    const first = await Promise.all(pending.slice(0, 5));
+    if (mine !== generation) return;
+    render(first, search.results.length);
+    if (pending.length <= first.length) return;
+    const top = await Promise.all(pending);
     if (mine !== generation) return;
     render(top, search.results.length);
   }
