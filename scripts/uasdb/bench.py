@@ -119,22 +119,22 @@ def search_timing(public: Path) -> Dict[str, float]:
 
 def svg_plot(results: List[SizeResult], steps: Sequence[str]) -> str:
     """Time against dataset size, one line per step, log-free and dependency-free."""
-    width, height, pad = 640, 360, 50
+    width, height, pad, legend = 760, 360, 50, 130
     sizes = [r.adapters for r in results]
     top = max((r.steps[s].seconds for r in results for s in steps if s in r.steps), default=1.0) or 1.0
     colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
     def x(n: int) -> float:
-        return pad + (width - 2 * pad) * (n - min(sizes)) / max(max(sizes) - min(sizes), 1)
+        return pad + (width - 2 * pad - legend) * (n - min(sizes)) / max(max(sizes) - min(sizes), 1)
 
     def y(s: float) -> float:
         return height - pad - (height - 2 * pad) * s / top
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
              f'<title>Seconds against number of adapters</title><rect width="{width}" height="{height}" fill="white"/>',
-             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="black"/>',
+             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad - legend}" y2="{height - pad}" stroke="black"/>',
              f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="black"/>',
-             f'<text x="{width / 2}" y="{height - 12}" text-anchor="middle">adapters</text>',
+             f'<text x="{(width - legend) / 2}" y="{height - 12}" text-anchor="middle">adapters</text>',
              f'<text x="14" y="{height / 2}" transform="rotate(-90 14 {height / 2})" text-anchor="middle">seconds</text>',
              f'<text x="{pad - 6}" y="{pad + 4}" text-anchor="end">{top:.1f}</text>',
              f'<text x="{pad - 6}" y="{height - pad + 4}" text-anchor="end">0</text>']
@@ -144,7 +144,7 @@ def svg_plot(results: List[SizeResult], steps: Sequence[str]) -> str:
         colour = colours[index % len(colours)]
         points = " ".join(f"{x(r.adapters):.1f},{y(r.steps[step].seconds):.1f}" for r in results)
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
-        parts.append(f'<text x="{width - pad + 4}" y="{pad + 14 * index}" fill="{colour}">{step}</text>')
+        parts.append(f'<text x="{width - pad - legend + 12}" y="{pad + 16 * index}" fill="{colour}">{step}</text>')
     parts.append("</svg>\n")
     return "\n".join(parts)
 
