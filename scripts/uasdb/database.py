@@ -79,11 +79,15 @@ def discover(paths: Sequence[Path] = ()) -> List[Path]:
     return sorted(set(files))
 
 
-def _relative(path: Path) -> str:
-    """The path as a contributor typed it relative to where they stand (abspath: no symlink lookups, it runs per file)."""
-    absolute = os.path.abspath(path)
-    cwd = os.getcwd()
-    return os.path.relpath(absolute, cwd) if absolute.startswith(cwd + os.sep) else str(path)
+def relative_to(path, root) -> str:
+    """`path` relative to `root` when it lies inside it, else as given (abspath: no symlink lookups, it runs per file)."""
+    absolute, root = os.path.abspath(path), os.path.abspath(root)
+    return os.path.relpath(absolute, root) if absolute.startswith(root + os.sep) else str(path)
+
+
+def display_path(path) -> str:
+    """A record's path as a contributor sees it from where they stand."""
+    return relative_to(path, os.getcwd())
 
 
 def today_for_checks() -> datetime.date:
@@ -96,7 +100,7 @@ def _load_one(path: Path):
     """Read, parse and schema-check one file: the per-file half of `check`, independent of every other file."""
     kind = kind_of(path)
     loaded = load_file(path)
-    loaded.path = _relative(path)
+    loaded.path = display_path(path)
     problems = list(loaded.problems)
     if kind is None:
         problems.append(loaded.problem((), "not inside data/adapters/ or data/chipsets/",

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any, Collection, Dict, List, Optional, Sequence
 
-from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check
+from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check, relative_to
 from .kernel_export import add_reference
 from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, PLATFORMS, VERDICT_SHORT, VERDICT_TEXT,
                        QUIRKS_PARAM_MAX_CHARS, adapter_verdict, combined_quirk_line, quirk_line_fits,
@@ -116,9 +116,7 @@ def throughput_chart(record: Dict[str, Any]) -> List[Dict[str, Any]]:
 
 
 def _repo_relative(path: str) -> str:
-    absolute = os.path.abspath(path)
-    root = str(REPO_ROOT)
-    return os.path.relpath(absolute, root) if absolute.startswith(root + os.sep) else path
+    return relative_to(path, REPO_ROOT)
 
 
 def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
@@ -172,8 +170,6 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
             "naughty": [a["id"] for a in naughty],
             "nice": [a["id"] for a in nice],
             "naughty_quirk_line": combined_quirk_line(naughty_verdicts),
-            "naughty_quirk_line_length": quirk_value_length(combined_quirk_line(naughty_verdicts)),
-            "naughty_quirk_line_fits": quirk_line_fits(combined_quirk_line(naughty_verdicts)),
             "quirks_param_max_chars": QUIRKS_PARAM_MAX_CHARS,
         },
         "platforms": {name: {"label": spec["label"], "hosts": list(spec["hosts"])} for name, spec in PLATFORMS.items()},

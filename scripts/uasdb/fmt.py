@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from .database import _relative, discover, kind_of
+from .database import discover, display_path, kind_of
 from .loader import MAX_FILE_BYTES
 from .schema import load_schema
 
@@ -94,10 +94,10 @@ def run_fmt(paths: List[Path], check_only: bool) -> int:
         raw = path.read_bytes()
         formatted = canonical_text(path, raw)
         if formatted is None:
-            unparsable.append(_relative(path))
+            unparsable.append(display_path(path))
             continue
         if formatted.encode("utf-8") != raw:
-            changed.append(_relative(path))
+            changed.append(display_path(path))
             if not check_only:
                 path.write_text(formatted, encoding="utf-8", newline="\n")
     for name in unparsable:

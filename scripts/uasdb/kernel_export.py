@@ -28,34 +28,27 @@ def flag_list(flags: Iterable[str], table: KernelTable) -> List[Dict[str, Any]]:
     return [{"name": f, "letter": letter_of.get(f), "plain": FLAG_PLAIN.get(f)} for f in flags]
 
 
-def entry_json(entry: KernelEntry, table: KernelTable) -> Dict[str, Any]:
+def _entry_fields(entry: KernelEntry, table: KernelTable) -> Dict[str, Any]:
+    """What entry_json and builtin_json share about one table entry."""
     return {
-        "usb_id": entry.usb_id,
-        "flags": flag_list(entry.flags, table),
         "letters": "".join(sorted(l for l in (table.letter_of.get(f) for f in entry.flags) if l)),
         "bcd": {"min": entry.bcd_min, "max": entry.bcd_max},
         "every_bcd": entry.every_bcd,
+        "condition": entry.condition,
         "vendor": entry.vendor,
         "product": entry.product,
-        "file": entry.file,
-        "line": entry.line,
         "source": f"{entry.file}:{entry.line}",
-        "condition": entry.condition,
     }
+
+
+def entry_json(entry: KernelEntry, table: KernelTable) -> Dict[str, Any]:
+    return {"usb_id": entry.usb_id, "flags": flag_list(entry.flags, table), **_entry_fields(entry, table),
+            "file": entry.file, "line": entry.line}
 
 
 def builtin_json(entry: KernelEntry, table: KernelTable) -> Dict[str, Any]:
     """One table entry for kernel.json's `builtin` map: flag names only (their words are in `flag_plain`)."""
-    return {
-        "flags": list(entry.flags),
-        "letters": "".join(sorted(l for l in (table.letter_of.get(f) for f in entry.flags) if l)),
-        "bcd": {"min": entry.bcd_min, "max": entry.bcd_max},
-        "every_bcd": entry.every_bcd,
-        "condition": entry.condition,
-        "vendor": entry.vendor,
-        "product": entry.product,
-        "source": f"{entry.file}:{entry.line}",
-    }
+    return {"flags": list(entry.flags), **_entry_fields(entry, table)}
 
 
 def runtime_json(check: RuntimeCheck, table: KernelTable, usb_id: str) -> Dict[str, Any]:
