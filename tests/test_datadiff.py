@@ -44,15 +44,15 @@ def commit(repo: Path, message: str):
 def repo(tmp_path):
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=tmp_path, check=True)
     write(tmp_path, [
-        record("stays-nice", [report(boot="works")]),
-        record("gets-fixed", [report(uas="broken", notes="resets")]),
+        record("stays-nice", [report(boot="works", driver="uas")]),
+        record("gets-fixed", [report(uas="broken", driver="uas", notes="resets")]),
         record("goes-away", [report(uas="works-with-quirk", quirks="u")], usb_ids=[{"vid": "152d", "pid": "0578"}]),
         record("old-name", [report()]),
     ])
     (tmp_path / "data" / "chipsets").mkdir()
     commit(tmp_path, "base")
     write(tmp_path, [
-        record("stays-nice", [report(boot="works")]),
+        record("stays-nice", [report(boot="works", driver="uas")]),
         record("gets-fixed", [report(uas="works-with-quirk", quirks="u", notes="resets")],
                usb_ids=[{"vid": "174c", "pid": "55aa"}]),
         record("brand-new", [report(boot="fails", notes="no boot")]),

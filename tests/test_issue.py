@@ -243,6 +243,7 @@ def test_fresh_probe_output_pasted_into_the_form_becomes_a_report(data_dir, caps
     text = text.replace("broken — fails even with quirks", "works-with-quirk — only usable with a usb-storage.quirks entry")
     text = text.replace("disconnects — the drive dropped off", "stable — no errors in dmesg during sustained use")
     text = text.replace("power — not enough power (under-voltage, bus-powered hard disk)", "_No response_")
+    text = text.replace("Class=Mass Storage, Driver=uas", "Class=Mass Storage, Driver=usb-storage")  # as with the quirk on
     result = issue_mod.from_issue(text, "issue", "octocat", DATE, data_dir)
     report = load_text("acme-box.yaml", result.text.encode()).data["reports"][1]
     assert (report["date"], report["source"], report["uas"], report["quirks"]) == \

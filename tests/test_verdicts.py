@@ -1,68 +1,186 @@
-"""The verdict rule, case by case (CONTRIBUTING.md states the same rule in words)."""
+"""The verdict rule, case by case (CONTRIBUTING.md states the same rule in words, with worked examples)."""
 import pytest
 
-from uasdb.verdicts import adapter_verdict, combined_quirk_line, verdict_for_platform
+from uasdb.verdicts import (QUIRKS_PARAM_MAX_CHARS, adapter_verdict, boot_verdict_for_platform, combined_quirk_line,
+                            evidence_strength, quirk_line_fits, quirk_value_length, summary_line, usb_id_verdict,
+                            verdict_for_platform)
+
+LSUSB_T_UAS = "|__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=uas, 5000M"
+LSUSB_T_BOT = "|__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=usb-storage, 5000M"
+ABORT = "sd 0:0:0:0: [sda] tag#2 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD OUT"
+FIX = {"component": "bootloader", "version": "2020-09-03", "url": "https://example.org/release-notes"}
 
 
-def r(host="pi4", **fields):
-    return dict({"date": "2021-01-01", "source": {"url": "https://example.org/"}, "host": host}, **fields)
+def r(host="pi4", date="2021-01-01", **fields):
+    return dict({"date": date, "source": {"url": "https://example.org/"}, "host": host}, **fields)
 
 
 def record(*reports, usb_ids=(("152d", "0578"),)):
     return {"id": "x", "usb_ids": [{"vid": v, "pid": p} for v, p in usb_ids], "reports": list(reports)}
 
 
+# (name, reports, platform, verdict, confidence)
 UAS_CASES = [
-    ("no reports", [], "pi4", "untested"),
-    ("one works", [r(uas="works")], "pi4", "works"),
-    ("pi400 counts for pi4", [r("pi400", uas="works")], "pi4", "works"),
-    ("cm4 counts for pi4", [r("cm4", uas="works-with-quirk", quirks="u")], "pi4", "works-with-quirk"),
-    ("agreeing quirk reports", [r(uas="works-with-quirk", quirks="u"), r(uas="works-with-quirk", quirks="u")], "pi4", "works-with-quirk"),
-    ("works vs quirk is mixed", [r(uas="works"), r(uas="works-with-quirk", quirks="u")], "pi4", "mixed"),
-    ("works vs broken is mixed", [r(uas="works"), r(uas="broken", notes="x")], "pi4", "mixed"),
-    ("broken blamed on power is not counted", [r(uas="works"), r(uas="broken", blamed_on="power", notes="x")], "pi4", "works"),
-    ("only a discounted report", [r(uas="broken", blamed_on="hub", notes="x")], "pi4", "untested"),
-    ("blamed on adapter counts", [r(uas="works"), r(uas="broken", blamed_on="adapter", notes="x")], "pi4", "mixed"),
-    ("device without UAS", [r(uas="device-no-uas", driver="usb-storage")], "pi4", "no-uas"),
-    ("pi5 report does not speak for pi4", [r("pi5", uas="broken", notes="x")], "pi4", "untested"),
-    ("pi5 report speaks for pi5", [r("pi5", uas="broken", notes="x")], "pi5", "broken"),
-    ("pi3 host-no-uas stable works", [r("pi3b-plus", uas="host-no-uas")], "pi3", "works"),
-    ("pi3 host-no-uas with errors", [r("pi3", uas="host-no-uas", stability="errors", notes="x")], "pi3", "broken"),
-    ("host-no-uas on a PC says nothing", [r("linux-x86_64", uas="host-no-uas")], "linux", "untested"),
-    ("report without uas outcome says nothing", [r(boot="works")], "pi4", "untested"),
-    ("macOS", [r("macos", uas="works")], "macos", "works"),
-    ("linux arm64 is linux", [r("linux-arm64", uas="works")], "linux", "works"),
+    ("no reports", [], "pi4", "untested", "none"),
+    # what a report states
+    ("stated works, driver named", [r(uas="works", driver="uas")], "pi4", "works", "confirmed"),
+    ("pi400 counts for pi4", [r("pi400", uas="works", driver="uas")], "pi4", "works", "confirmed"),
+    ("cm4 counts for pi4", [r("cm4", uas="works-with-quirk", quirks="u")], "pi4", "works-with-quirk", "confirmed"),
+    ("pi500 counts for pi5", [r("pi500", driver="uas", stability="stable")], "pi5", "works", "confirmed"),
+    ("cm5 counts for pi5", [r("cm5", uas="broken", driver="uas", notes="x")], "pi5", "broken", "confirmed"),
+    ("pi5 report does not speak for pi4", [r("pi5", uas="broken", driver="uas", notes="x")], "pi4", "untested", "none"),
+    ("device without UAS", [r(uas="device-no-uas", driver="usb-storage")], "pi4", "no-uas", "confirmed"),
+    # what a report's evidence shows when it states no outcome
+    ("driver uas and stable is works", [r(driver="uas", stability="stable")], "pi4", "works", "confirmed"),
+    ("lsusb -t shows uas, no trouble", [r(evidence={"lsusb_t": LSUSB_T_UAS})], "pi4", "works", "confirmed"),
+    ("uas with errors is broken", [r(driver="uas", stability="errors", notes="x")], "pi4", "broken", "confirmed"),
+    ("uas with disconnects is broken", [r(driver="uas", stability="disconnects", notes="x")], "pi4", "broken", "confirmed"),
+    ("uas with aborts in dmesg is broken", [r(evidence={"lsusb_t": LSUSB_T_UAS, "dmesg": ABORT})], "pi4", "broken", "confirmed"),
+    ("dmesg shows the uas host and a reset", [r(evidence={"dmesg": "scsi host0: uas\nusb 2-1: reset SuperSpeed USB device number 2 using xhci_hcd"})],
+     "pi4", "broken", "confirmed"),
+    ("uas trouble blamed on power is not counted", [r(driver="uas", stability="errors", blamed_on="power", notes="x")],
+     "pi4", "untested", "none"),
+    ("uas trouble of unknown cause counts", [r(driver="uas", stability="errors", blamed_on="unknown", notes="x")],
+     "pi4", "broken", "confirmed"),
+    ("usb-storage with quirk letters is works-with-quirk", [r(driver="usb-storage", quirks="u", stability="stable")],
+     "pi4", "works-with-quirk", "confirmed"),
+    ("usb-storage for no stated reason says nothing", [r(driver="usb-storage")], "pi4", "untested", "none"),
+    ("dmesg 'UAS is ignored' is usb-storage", [r(quirks="u", evidence={"dmesg": "usb 2-1: UAS is ignored for this device, using usb-storage instead"})],
+     "pi4", "works-with-quirk", "confirmed"),
+    ("a report without any UAS fact says nothing", [r(boot="works")], "pi4", "untested", "none"),
+    # hearsay
+    ("works with no driver named is hearsay", [r(uas="works")], "pi4", "works", "likely"),
+    ("two hearsay works stay likely", [r(uas="works"), r(uas="works")], "pi4", "works", "likely"),
+    ("observed works outvotes hearsay broken", [r(driver="uas", stability="stable"), r(uas="broken", notes="x")],
+     "pi4", "works", "confirmed"),
+    ("hearsay disagreeing among itself", [r(uas="works"), r(uas="broken", notes="x")], "pi4", "mixed", "likely"),
+    # disagreement between strong reports
+    ("works vs quirk is mixed", [r(uas="works", driver="uas"), r(uas="works-with-quirk", quirks="u")], "pi4", "mixed", "disputed"),
+    ("works vs broken is mixed", [r(driver="uas", stability="stable"), r(driver="uas", stability="errors", notes="x")],
+     "pi4", "mixed", "disputed"),
+    ("broken blamed on the hub is not counted", [r(uas="works", driver="uas"), r(uas="broken", blamed_on="hub", notes="x")],
+     "pi4", "works", "confirmed"),
+    # superseded failures
+    ("a failure fixed later is 'fixed'", [r(uas="broken", driver="uas", notes="x", fixed_in=dict(FIX, component="kernel", version="6.1"))],
+     "pi4", "fixed", "confirmed"),
+    ("a fixed failure does not outweigh a success", [r(uas="works", driver="uas"),
+                                                      r(uas="broken", driver="uas", notes="x", fixed_in=dict(FIX, component="kernel"))],
+     "pi4", "works", "confirmed"),
+    # hosts without UAS
+    ("pi3b+ is usb-storage by nature", [r("pi3b-plus", uas="host-no-uas", driver="usb-storage")], "pi3", "host-no-uas", "confirmed"),
+    ("pi3 with errors still says nothing about UAS", [r("pi3", uas="host-no-uas", stability="errors", notes="x")],
+     "pi3", "host-no-uas", "confirmed"),
+    ("a pi3 report with no uas field is still a no-UAS host", [r("pi3", boot="works")], "pi3", "host-no-uas", "confirmed"),
+    ("host-no-uas on a PC says nothing", [r("linux-x86_64", uas="host-no-uas")], "linux", "untested", "none"),
+    ("macOS", [r("macos", uas="works", driver="uas")], "macos", "works", "confirmed"),
+    ("linux arm64 is linux", [r("linux-arm64", driver="uas", stability="stable")], "linux", "works", "confirmed"),
 ]
 
 
-@pytest.mark.parametrize("name,reports,platform,expected", UAS_CASES, ids=[c[0] for c in UAS_CASES])
-def test_uas_verdict(name, reports, platform, expected):
-    assert verdict_for_platform(reports, platform).verdict == expected
+@pytest.mark.parametrize("name,reports,platform,expected,confidence", UAS_CASES, ids=[c[0] for c in UAS_CASES])
+def test_uas_verdict(name, reports, platform, expected, confidence):
+    verdict = verdict_for_platform(reports, platform)
+    assert (verdict.verdict, verdict.confidence) == (expected, confidence)
+
+
+EVIDENCE_CASES = [
+    ("lsusb -t attached", r(uas="works", evidence={"lsusb_t": LSUSB_T_UAS}), "observed"),
+    ("dmesg with trouble attached", r(uas="broken", evidence={"dmesg": ABORT}), "observed"),
+    ("probe output attached", r(uas="works", evidence={"probe": "uasdb probe 1\ndevice 2-1: 152d:0578\n  interface 2-1:1.0: class 08 protocol 62 driver uas disk sda\n"}), "observed"),
+    ("driver named", r(uas="works", driver="uas"), "stated"),
+    ("quirk named", r(uas="works-with-quirk", quirks="u"), "stated"),
+    ("lsusb line alone shows no driver", r(uas="works", evidence={"lsusb": "Bus 002 Device 002: ID 152d:0578"}), "hearsay"),
+    ("outcome only", r(uas="works"), "hearsay"),
+]
+
+
+@pytest.mark.parametrize("name,report,expected", EVIDENCE_CASES, ids=[c[0] for c in EVIDENCE_CASES])
+def test_evidence_strength(name, report, expected):
+    assert evidence_strength(report) == expected
+
+
+def test_hearsay_is_never_a_bare_works():
+    verdict = verdict_for_platform([r(uas="works", date="2019-05-01"), r(uas="works", date="2020-02-01")], "pi4").as_dict()
+    assert verdict["badge"] == "Likely works" and verdict["tone"] == "meh"
+    assert verdict["basis_text"] == "2 unverified reports · 2019–2020"
+    assert "unverified" in verdict["text"]
+
+
+def test_basis_counts_reports_strongest_evidence_and_years():
+    reports = [r(uas="works", driver="uas", date="2020-03-01"), r(driver="uas", stability="stable", date="2024-06"),
+               r(uas="works", evidence={"lsusb_t": LSUSB_T_UAS}, date="2022")]
+    verdict = verdict_for_platform(reports, "pi4").as_dict()
+    assert verdict["basis"] == {"reports": 3, "strongest": "observed", "first": "2020", "last": "2024"}
+    assert verdict["basis_text"] == "3 reports · observed · 2020–2024"
+    assert verdict["badge"] == "Works" and verdict["tone"] == "good"
+
+
+def test_outvoted_hearsay_is_listed_not_counted():
+    verdict = verdict_for_platform([r(driver="uas", stability="stable"), r(uas="broken", notes="x")], "pi4")
+    assert verdict.counted == [0] and verdict.unverified == [1] and verdict.disagreeing == [1]
+    assert verdict.classes == {"works": [0]}
+    agreeing = verdict_for_platform([r(driver="uas", stability="stable"), r(uas="works")], "pi4")
+    assert agreeing.unverified == [1] and agreeing.disagreeing == []
 
 
 def test_conflicts_are_shown_not_averaged():
-    verdict = verdict_for_platform([r(uas="works"), r(uas="works-with-quirk", quirks="u"), r(uas="works")], "pi4")
+    verdict = verdict_for_platform([r(uas="works", driver="uas"), r(uas="works-with-quirk", quirks="u"),
+                                    r(uas="works", driver="uas")], "pi4")
     assert verdict.verdict == "mixed"
     assert verdict.classes == {"works": [0, 2], "works-with-quirk": [1]}
 
 
 def test_discounted_reports_are_listed():
-    verdict = verdict_for_platform([r(uas="broken", blamed_on="power", notes="x")], "pi4")
+    verdict = verdict_for_platform([r(uas="broken", driver="uas", blamed_on="power", notes="x")], "pi4")
     assert verdict.discounted == [0] and verdict.counted == []
 
 
+def test_fixed_failure_names_the_fixing_version():
+    verdict = boot_verdict_for_platform([r(boot="fails", notes="x", fixed_in=FIX)], "pi4").as_dict()
+    assert verdict["verdict"] == "fixed" and verdict["superseded"] == [0] and verdict["discounted"] == []
+    assert verdict["fixed"] == [dict(FIX, reports=[0])]
+    assert "fixed since bootloader 2020-09-03" in verdict["text"]
+
+
+def test_fixed_in_keeps_the_reports_successes():
+    reports = [r(uas="works", driver="uas", boot="fails", notes="x", fixed_in=FIX)]
+    assert verdict_for_platform(reports, "pi4").verdict == "works"
+    assert boot_verdict_for_platform(reports, "pi4").verdict == "fixed"
+
+
+BOOT_CASES = [
+    ("pi4 boots", [r(boot="works")], "pi4", "works"),
+    ("pi5 boots", [r("pi5", boot="works")], "pi5", "works"),
+    ("pi3b+ boots from USB natively", [r("pi3b-plus", uas="host-no-uas", boot="works")], "pi3", "works"),
+    ("pi zero 2 cannot boot from USB: says nothing", [r("pi-zero-2", boot="fails", notes="x")], "pi3", "untested"),
+    ("boot failure blamed on cable not counted", [r(boot="fails", blamed_on="cable", notes="x")], "pi4", "untested"),
+    ("boot disagreement", [r(boot="works"), r(boot="fails", notes="x")], "pi4", "mixed"),
+]
+
+
+@pytest.mark.parametrize("name,reports,platform,expected", BOOT_CASES, ids=[c[0] for c in BOOT_CASES])
+def test_boot_verdict(name, reports, platform, expected):
+    assert boot_verdict_for_platform(reports, platform).verdict == expected
+
+
 LIST_CASES = [
-    ("works and boots is nice", [r(uas="works", boot="works")], "nice"),
-    ("works, boot untested: neither", [r(uas="works")], None),
-    ("works, boot needs workaround: neither", [r(uas="works", boot="works-with-workaround", boot_workaround="x")], None),
+    ("works on pi4 with a stated report is nice", [r(uas="works", driver="uas")], "nice"),
+    ("works on pi5 only is nice", [r("pi5", driver="uas", stability="stable")], "nice"),
+    ("boot is a column, not a gate", [r(uas="works", driver="uas", boot="fails", notes="x")], "nice"),
+    ("hearsay works is not nice", [r(uas="works", boot="works")], None),
+    ("hearsay broken is not naughty", [r(uas="broken", notes="x")], None),
     ("quirk is naughty", [r(uas="works-with-quirk", quirks="u", boot="works")], "naughty"),
-    ("broken is naughty", [r(uas="broken", notes="x")], "naughty"),
-    ("mixed is naughty", [r(uas="works", boot="works"), r(uas="broken", notes="x")], "naughty"),
-    ("boot fails is naughty", [r(uas="works", boot="fails", notes="x")], "naughty"),
-    ("boot disagreement is naughty", [r(uas="works", boot="works"), r(boot="fails", notes="x")], "naughty"),
-    ("boot failure blamed on power: still nice", [r(uas="works", boot="works"), r(boot="fails", blamed_on="power", notes="x")], "nice"),
-    ("pi5 failure does not list", [r("pi5", uas="broken", notes="x")], None),
-    ("no uas on adapter: neither", [r(uas="device-no-uas", boot="works")], None),
+    ("observed broken is naughty", [r(driver="uas", stability="errors", notes="x")], "naughty"),
+    ("pi5 broken is naughty", [r("pi5", uas="broken", driver="uas", notes="x")], "naughty"),
+    ("mixed is naughty", [r(uas="works", driver="uas"), r(uas="broken", driver="uas", notes="x")], "naughty"),
+    ("works on pi4 but broken on pi5 is naughty", [r(uas="works", driver="uas"), r("pi5", uas="broken", driver="uas", notes="x")],
+     "naughty"),
+    ("hearsay against blocks the nice list", [r(uas="works", driver="uas"), r("pi5", uas="broken", notes="x")], None),
+    ("boot fails, UAS unknown: naughty", [r(boot="fails", notes="x")], "naughty"),
+    ("old boot failure fixed since: not naughty", [r(boot="fails", notes="x", fixed_in=FIX)], None),
+    ("boot failure blamed on power: nice", [r(uas="works", driver="uas"), r(boot="fails", blamed_on="power", notes="x")], "nice"),
+    ("no uas on adapter: neither", [r(uas="device-no-uas", driver="usb-storage", boot="works")], None),
+    ("pi3 only: neither", [r("pi3b-plus", uas="host-no-uas", boot="works")], None),
 ]
 
 
@@ -72,8 +190,14 @@ def test_lists(name, reports, expected):
 
 
 def test_naughty_reasons_say_why():
-    verdict = adapter_verdict(record(r(uas="works-with-quirk", quirks="u", boot="fails", notes="x")))
-    assert verdict.reasons == ["needs a usb-storage quirk on Pi 4", "does not boot a Pi 4"]
+    verdict = adapter_verdict(record(r(uas="works-with-quirk", quirks="u", boot="fails", notes="x"),
+                                     r("pi5", uas="broken", driver="uas", notes="x")))
+    assert verdict.reasons == ["needs a usb-storage quirk on Pi 4", "UAS is broken on Pi 5", "does not boot a Pi 4"]
+
+
+def test_summary_of_a_nice_product_gives_its_basis():
+    verdict = adapter_verdict(record(r(uas="works", driver="uas", date="2023-01-01")))
+    assert summary_line(verdict) == "On the nice list: UAS works without a quirk on Pi 4 (1 report · stated · 2023)."
 
 
 def test_quirk_line_applies_flags_to_every_id():
@@ -82,7 +206,8 @@ def test_quirk_line_applies_flags_to_every_id():
 
 
 def test_quirk_line_uses_the_reported_id_only():
-    verdict = adapter_verdict(record(r(uas="works-with-quirk", quirks="u", usb_id="152d:a578"), usb_ids=(("152d", "0578"), ("152d", "a578"))))
+    verdict = adapter_verdict(record(r(uas="works-with-quirk", quirks="u", usb_id="152d:a578"),
+                                     usb_ids=(("152d", "0578"), ("152d", "a578"))))
     assert verdict.quirk_entries == ["152d:a578:u"]
 
 
@@ -91,23 +216,41 @@ def test_quirk_flags_from_several_reports_are_united_and_sorted():
     assert verdict.quirk_entries == ["152d:0578:tu"]
 
 
-def test_no_quirk_line_from_macos_or_discounted_reports():
+def test_no_quirk_line_from_macos_discounted_or_fixed_reports():
     verdict = adapter_verdict(record(r("macos", uas="works-with-quirk", quirks="u"),
-                                     r(uas="works-with-quirk", quirks="t", blamed_on="cable")))
+                                     r(uas="works-with-quirk", quirks="t", blamed_on="cable"),
+                                     r(uas="works-with-quirk", quirks="f", fixed_in=dict(FIX, component="kernel"))))
     assert verdict.quirk_line is None
 
 
-def test_combined_quirk_line_merges_shared_ids():
+def test_combined_quirk_line_merges_shared_ids_and_leaves_out_excluded_ones():
     a = adapter_verdict(record(r(uas="works-with-quirk", quirks="u")))
     b = adapter_verdict(record(r(uas="works-with-quirk", quirks="t"), usb_ids=(("152d", "0578"), ("174c", "55aa"))))
     assert combined_quirk_line([a, b]) == "usb-storage.quirks=152d:0578:tu,174c:55aa:t"
+    assert combined_quirk_line([a, b], exclude_ids={"174c:55aa"}) == "usb-storage.quirks=152d:0578:tu"
     assert combined_quirk_line([]) is None
 
 
 def test_quirk_line_length_limit_is_the_kernels():
-    from uasdb.verdicts import QUIRKS_PARAM_MAX_CHARS, quirk_line_fits, quirk_value_length
     ten = "usb-storage.quirks=" + ",".join(f"152d:{n:04x}:u" for n in range(10))   # 10*11 + 9 commas = 119
     eleven = "usb-storage.quirks=" + ",".join(f"152d:{n:04x}:u" for n in range(11))  # 131
     assert quirk_value_length(ten) == 119 and quirk_line_fits(ten)
     assert quirk_value_length(eleven) == 131 and not quirk_line_fits(eleven)
     assert QUIRKS_PARAM_MAX_CHARS == 127 and quirk_line_fits(None)
+
+
+def test_shared_usb_id_depends_on_the_product_when_products_disagree():
+    works = adapter_verdict(record(r(uas="works", driver="uas")))
+    quirky = adapter_verdict(record(r(uas="works-with-quirk", quirks="u")))
+    result = usb_id_verdict({"good-one": works, "bad-one": quirky})
+    assert result["pi4"]["verdict"] == "depends" and result["pi4"]["short"] == "Depends on the product"
+    assert result["pi4"]["products"]["good-one"]["verdict"] == "works"
+    assert result["pi4"]["products"]["bad-one"]["verdict"] == "works-with-quirk"
+    assert result["pi5"]["verdict"] == "untested"
+
+
+def test_shared_usb_id_agreeing_products_give_their_verdict():
+    one = adapter_verdict(record(r(uas="works", driver="uas")))
+    two = adapter_verdict(record(r(driver="uas", stability="stable"), r("pi5", uas="works", driver="uas")))
+    result = usb_id_verdict({"one": one, "two": two})
+    assert result["pi4"]["verdict"] == "works" and result["pi5"]["verdict"] == "works"

@@ -62,10 +62,19 @@ def cmd_verdicts(args) -> int:
         print()
         return 0
     for adapter_id, verdict in verdicts.items():
-        platforms = "  ".join(f"{name}={verdict.uas[name].verdict}" for name in PLATFORMS)
-        boot = f"boot-pi4={verdict.boot['pi4'].verdict}"
-        listing = verdict.listing or "-"
-        print(f"{adapter_id}: {listing}  {platforms}  {boot}")
+        listing = verdict.listing or "on no list"
+        why = f" ({'; '.join(verdict.reasons)})" if verdict.reasons else ""
+        print(f"{adapter_id}: {listing}{why}")
+        for kind, per_platform in (("UAS", verdict.uas), ("boot", verdict.boot)):
+            for name, platform_verdict in per_platform.items():
+                if platform_verdict.verdict == "untested":
+                    continue
+                extra = f" — {len(platform_verdict.discounted)} not counted" if platform_verdict.discounted else ""
+                extra += f" — {len(platform_verdict.unverified)} unverified set aside" if platform_verdict.unverified else ""
+                extra += f" ({len(platform_verdict.disagreeing)} of them disagree)" if platform_verdict.disagreeing else ""
+                print(f"    {PLATFORMS[name]['label']} {kind}: {platform_verdict.short} · {platform_verdict.basis_text}{extra}")
+        if all(v.verdict == "untested" for v in [*verdict.uas.values(), *verdict.boot.values()]):
+            print("    no report reaches a verdict yet")
         if verdict.quirk_line:
             print(f"    {verdict.quirk_line}")
     return 0

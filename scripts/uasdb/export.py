@@ -25,9 +25,13 @@ from typing import Any, Collection, Dict, List, Optional, Sequence
 
 from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check, relative_to
 from .kernel_export import add_reference
-from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, PLATFORMS, VERDICT_SHORT, VERDICT_TEXT,
-                       QUIRKS_PARAM_MAX_CHARS, adapter_verdict, combined_quirk_line, quirk_line_fits,
-                       quirk_value_length, summary_line)
+from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, PLATFORMS, TONE, VERDICT_SHORT,
+                       VERDICT_TEXT, QUIRKS_PARAM_MAX_CHARS, adapter_verdict, combined_quirk_line, merge_quirk_entries,
+                       quirk_line_fits, quirk_value_length, summary_line, usb_id_verdict)
+
+# Home Assistant OS patches its Raspberry Pi kernels to take 255 characters (`static char quirks[256]`).
+PATCHED_QUIRKS_LIMIT = {"chars": 255, "who": "Home Assistant OS (Raspberry Pi images)",
+                        "url": "https://github.com/home-assistant/operating-system/pull/3311"}
 
 # How the site names each `host` of the schema's enum.
 HOST_LABELS = {"pi4": "Raspberry Pi 4", "pi400": "Raspberry Pi 400", "cm4": "Compute Module 4", "pi5": "Raspberry Pi 5",
@@ -124,14 +128,17 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
     chipsets = {r.data["id"]: r.data for r in records if r.kind == "chipset"}
     adapters: List[Dict[str, Any]] = []
     verdicts = []
+    verdict_by_id = {}
     for record in sorted((r for r in records if r.kind == "adapter"), key=lambda r: r.data["id"]):
         verdict = adapter_verdict(record.data)
         verdicts.append(verdict)
+        verdict_by_id[record.data["id"]] = verdict
         rel = _repo_relative(record.path)
         entry = dict(record.data)
         entry["path"] = rel
         entry["changes"] = changes.get(rel, {})
         entry["verdict"] = verdict.as_dict()
+        entry["verdict"]["readings"] = verdict.readings(len(record.data.get("reports", [])))
         entry["summary"] = summary_line(verdict)
         entry["throughput_chart"] = throughput_chart(record.data)
         if entry.get("chipset") in chipsets:
@@ -148,6 +155,11 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
             slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
             slot["chipsets"].append(chipset["id"])
 
+    for slot in usb.values():
+        if slot["adapters"]:
+            slot["verdict"] = usb_id_verdict({i: verdict_by_id[i] for i in slot["adapters"]})
+            slot["tell_apart"] = _tell_apart(slot, adapters)
+
     by_chipset: Dict[str, List[str]] = {}
     for adapter in adapters:
         if adapter.get("chipset"):
@@ -156,11 +168,15 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
     for chipset_id in sorted(chipsets):
         entry = dict(chipsets[chipset_id])
         entry["adapters"] = by_chipset.get(chipset_id, [])
+        # `uas` left out of a chipset record means no source says: show "unknown", never "no".
+        entry["uas_label"] = {True: "yes", False: "no", None: "unknown"}[entry.get("uas")]
         chipset_list.append(entry)
 
     naughty = [a for a in adapters if a["verdict"]["list"] == "naughty"]
     nice = [a for a in adapters if a["verdict"]["list"] == "nice"]
     naughty_verdicts = [v for v in verdicts if v.listing == "naughty"]
+    naughty_entries = _naughty_quirk_entries(naughty, verdict_by_id, usb)
+    shared_with_working = [e["usb_id"] for e in naughty_entries if e["shared_with_working"]]
     # add_reference joins what Linux, usb.ids and smartmontools already know (kernel_export.py).
     site = add_reference({
         "adapters": adapters,
@@ -169,9 +185,14 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         "lists": {
             "naughty": [a["id"] for a in naughty],
             "nice": [a["id"] for a in nice],
-            "naughty_quirk_line": combined_quirk_line(naughty_verdicts),
+            "naughty_quirk_line": combined_quirk_line(naughty_verdicts, exclude_ids=shared_with_working),
+            "naughty_quirk_entries": naughty_entries,
+            "naughty_excluded_ids": shared_with_working,
             "quirks_param_max_chars": QUIRKS_PARAM_MAX_CHARS,
+            "quirks_param_patched": PATCHED_QUIRKS_LIMIT,
         },
+        "evidence_classes": EVIDENCE_CLASSES,
+        "verdict_tone": TONE,
         "platforms": {name: {"label": spec["label"], "hosts": list(spec["hosts"])} for name, spec in PLATFORMS.items()},
         "platform_order": PLATFORM_ORDER,
         "host_labels": HOST_LABELS,
@@ -189,6 +210,38 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
     for slot in site["usb"].values():  # IDs only the kernel lists get the same search spellings as the rest
         slot.setdefault("spellings", usb_spellings(slot["vid"], slot["pid"]))
     return site
+
+
+def _tell_apart(slot: Dict[str, Any], adapters: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """What each product sharing this ID reports that the others may not: bcdDevice range and strings, the
+    fields `uas-detect.h` and `lsusb -v` show."""
+    by_id = {a["id"]: a for a in adapters}
+    rows = []
+    for adapter_id in slot["adapters"]:
+        adapter = by_id[adapter_id]
+        for usb_id in adapter.get("usb_ids", []):
+            if (usb_id["vid"], usb_id["pid"]) != (slot["vid"], slot["pid"]):
+                continue
+            rows.append({"adapter": adapter_id, "name": adapter["name"], "chipset": adapter.get("chipset"),
+                         "bcd_device": usb_id.get("bcd_device"), "manufacturer_string": usb_id.get("manufacturer_string"),
+                         "product_string": usb_id.get("product_string")})
+    return rows
+
+
+def _naughty_quirk_entries(naughty: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
+                           usb: Dict[str, Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """One entry per USB ID on the naughty list's quirk line, with the products it comes from and the products
+    known to work without it that the same entry would also hit."""
+    merged = merge_quirk_entries(e for a in naughty for e in verdict_by_id[a["id"]].quirk_entries)
+    entries = []
+    for usb_id, flags in merged.items():
+        sources = [a["id"] for a in naughty if any(e.startswith(usb_id + ":") for e in verdict_by_id[a["id"]].quirk_entries)]
+        others = [i for i in usb.get(usb_id, {}).get("adapters", []) if i not in sources]
+        working = [i for i in others if any(v.verdict == "works" and v.confidence == "confirmed"
+                                            for name, v in verdict_by_id[i].uas.items() if PLATFORMS[name]["linux"])]
+        entries.append({"usb_id": usb_id, "entry": f"{usb_id}:{flags}", "line": f"usb-storage.quirks={usb_id}:{flags}",
+                        "adapters": sources, "shared_with_working": working})
+    return entries
 
 
 def _usb_slot(usb_id: Dict[str, Any]) -> Dict[str, Any]:

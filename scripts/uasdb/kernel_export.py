@@ -217,10 +217,15 @@ def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usb
     naughty_ids = set(site["lists"].get("naughty", []))
     naughty = {a["id"]: a for a in site["adapters"] if a["id"] in naughty_ids}
     combined: Dict[str, Set[str]] = {}
+    excluded = set(site["lists"].get("naughty_excluded_ids", []))  # shared with a product known to work
     for adapter in naughty.values():
         for entry in adapter["kernel"]["quirk_entries_preserving_builtin"]:
             vid, pid, letters = entry.split(":")
             combined.setdefault(f"{vid}:{pid}", set()).update(letters)
+    for entry in site["lists"].get("naughty_quirk_entries", []):
+        letters = "".join(sorted(combined.get(entry["usb_id"], set())))
+        entry["entry_preserving_builtin"] = f"{entry['usb_id']}:{letters}" if letters else entry["entry"]
+    combined = {k: v for k, v in combined.items() if k not in excluded}
     site["lists"]["naughty_quirk_line_preserving_builtin"] = (
         "usb-storage.quirks=" + ",".join(f"{k}:{''.join(sorted(v))}" for k, v in sorted(combined.items())) if combined else None)
 

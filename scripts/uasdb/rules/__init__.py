@@ -11,7 +11,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Callable, Dict, List
 
-RULE_MODULES = ("identity", "references", "usb_ids", "quirks", "reports", "dates", "markdown", "throughput",
+RULE_MODULES = ("identity", "references", "usb_ids", "quirks", "reports", "evidence", "dates", "markdown", "throughput",
                 "kernel_quirks", "usb_names")
 
 

@@ -146,8 +146,8 @@ function adapterItem(adapter, platform, base) {
   const boot = adapter.verdict.boot[platform];
   return el('li', {},
     el('a', { href: `${base.adapter}${adapter.id}/` }, adapter.name), el('br'),
-    `${platformLabel(platform)} UAS: `, badge(uas.verdict, 'uas'),
-    boot ? [' · boot: ', badge(boot.verdict, 'boot')] : null,
+    `${platformLabel(platform)} UAS: `, badge(uas),
+    boot ? [' · boot: ', badge(boot)] : null,
     adapter.verdict.quirk_line ? [' · quirk: ', code(adapter.verdict.quirk_line.replace(/^usb-storage\.quirks=/, ''))] : null);
 }
 

@@ -22,14 +22,20 @@ export const code = (text) => el('code', {}, text);
 // Our plain-words texts (FLAG_PLAIN) mark commands with backticks: those become <code>.
 export const words = (text) => String(text).split(/`([^`]+)`/).map((part, i) => (i % 2 ? code(part) : part));
 
-// The verdict badge of layouts/_partials/verdict/badge.html: an icon and a word, never colour alone.
-const TONE = { works: 'good', 'works-with-quirk': 'warn', 'works-with-workaround': 'warn', 'no-uas': 'meh',
-  broken: 'bad', fails: 'bad', mixed: 'warn', untested: 'none' };
+// The verdict badge of layouts/_partials/verdict/badge.html: an icon and a word, never colour alone. Takes an
+// exported platform verdict (its short word and tone come from scripts/uasdb/verdicts.py) or a verdict word.
 const ICON = { good: '✓', warn: '!', meh: '–', bad: '✗', none: '?' };
 
 export function badge(verdict, kind) {
+  if (verdict && typeof verdict === 'object') {
+    const tone = verdict.tone || 'none';
+    const parts = [el('span', { class: 'badge-icon', 'aria-hidden': 'true' }, ICON[tone] || '?'), ` ${verdict.short}`];
+    const out = el('span', { class: `badge tone-${tone}` }, ...parts);
+    return verdict.verdict !== 'untested' && verdict.basis_text
+      ? [out, ' ', el('span', { class: 'basis small' }, verdict.basis_text)] : out;
+  }
   const words = kind === 'boot' ? params.boot_verdict_short : params.verdict_short;
-  const tone = TONE[verdict] || 'none';
+  const tone = (params.verdict_tone || {})[verdict] || 'none';
   return el('span', { class: `badge tone-${tone}` }, el('span', { class: 'badge-icon', 'aria-hidden': 'true' }, ICON[tone]),
     ` ${words[verdict] || verdict}`);
 }
