@@ -490,7 +490,9 @@ def combined_quirk_line(verdicts: Iterable[AdapterVerdict], exclude_ids: Iterabl
 def summary_line(verdict: AdapterVerdict) -> str:
     """One sentence a reader gets before the details: the list it is on and why, or the Pi verdicts."""
     if verdict.listing == "naughty":
-        return "On the naughty list: " + "; ".join(verdict.reasons) + "."
+        bases = [v.basis_text for name in LIST_PLATFORMS for v in (verdict.uas[name], verdict.boot[name])
+                 if v.verdict in ("works-with-quirk", "broken", "mixed", "fails") and v.confidence != "likely"]
+        return "On the naughty list: " + "; ".join(verdict.reasons) + (f" ({bases[0]})" if bases else "") + "."
     if verdict.listing == "nice":
         return f"On the nice list: {verdict.reasons[0]} ({verdict.uas['pi4' if verdict.uas['pi4'].verdict == 'works' else 'pi5'].basis_text})."
     parts = []
@@ -498,10 +500,11 @@ def summary_line(verdict: AdapterVerdict) -> str:
         uas, boot = verdict.uas[name], verdict.boot[name]
         if uas.verdict == "untested" and boot.verdict == "untested":
             continue
-        text = f"{PLATFORMS[name]['label']}: {uas.text}"
+        text = f"{PLATFORMS[name]['label']}: " + (f"{uas.text} ({uas.basis_text})" if uas.verdict != "untested"
+                                                    else "UAS not reported yet")
         if boot.verdict != "untested":
             text += f"; booting: {boot.text}"
-        parts.append(text + f" ({uas.basis_text})" if uas.verdict != "untested" else text)
+        parts.append(text)
     if parts:
         return ". ".join(parts) + "."
     tested = [PLATFORMS[name]["label"] for name, v in verdict.uas.items() if v.verdict != "untested"]
