@@ -155,10 +155,11 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
             slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
             slot["chipsets"].append(chipset["id"])
 
+    adapter_by_id = {a["id"]: a for a in adapters}
     for slot in usb.values():
         if slot["adapters"]:
             slot["verdict"] = usb_id_verdict({i: verdict_by_id[i] for i in slot["adapters"]})
-            slot["tell_apart"] = _tell_apart(slot, adapters)
+            slot["tell_apart"] = _tell_apart(slot, adapter_by_id)
 
     by_chipset: Dict[str, List[str]] = {}
     for adapter in adapters:
@@ -212,10 +213,9 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
     return site
 
 
-def _tell_apart(slot: Dict[str, Any], adapters: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+def _tell_apart(slot: Dict[str, Any], by_id: Dict[str, Dict[str, Any]]) -> List[Dict[str, Any]]:
     """What each product sharing this ID reports that the others may not: bcdDevice range and strings, the
     fields `uas-detect.h` and `lsusb -v` show."""
-    by_id = {a["id"]: a for a in adapters}
     rows = []
     for adapter_id in slot["adapters"]:
         adapter = by_id[adapter_id]
@@ -233,9 +233,13 @@ def _naughty_quirk_entries(naughty: List[Dict[str, Any]], verdict_by_id: Dict[st
     """One entry per USB ID on the naughty list's quirk line, with the products it comes from and the products
     known to work without it that the same entry would also hit."""
     merged = merge_quirk_entries(e for a in naughty for e in verdict_by_id[a["id"]].quirk_entries)
+    sources_by_id: Dict[str, List[str]] = {}
+    for a in naughty:
+        for entry in verdict_by_id[a["id"]].quirk_entries:
+            sources_by_id.setdefault(entry.rsplit(":", 1)[0], []).append(a["id"])
     entries = []
     for usb_id, flags in merged.items():
-        sources = [a["id"] for a in naughty if any(e.startswith(usb_id + ":") for e in verdict_by_id[a["id"]].quirk_entries)]
+        sources = sorted(set(sources_by_id.get(usb_id, [])))
         others = [i for i in usb.get(usb_id, {}).get("adapters", []) if i not in sources]
         working = [i for i in others if any(v.verdict == "works" and v.confidence == "confirmed"
                                             for name, v in verdict_by_id[i].uas.items() if PLATFORMS[name]["linux"])]

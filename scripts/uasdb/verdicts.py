@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 PLATFORMS: Dict[str, Dict[str, Any]] = {
@@ -223,7 +224,7 @@ class PlatformVerdict:
     confidence: str = "none"                                # confirmed, likely, disputed, none
     findings: List[Finding] = field(default_factory=list)
 
-    @property
+    @cached_property
     def deciding(self) -> List[Finding]:
         """The findings that decided the verdict: counted observed/stated ones, else counted hearsay."""
         counted = [f for f in self.findings if f.counted]
