@@ -13,7 +13,7 @@ def test_quick_benchmark_runs_and_writes_its_report(tmp_path):
                             capture_output=True, text=True, env=env, timeout=900)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     text = out.read_text()
-    for step in ("validate", "yaml-parse", "check-jsonschema", "export", "hugo", "pagefind", "hugo-floor"):
+    for step in ("validate", "parse-yaml", "check-jsonschema", "export", "hugo", "pagefind", "hugo-floor"):
         assert f"{step} s (MiB)" in text
     assert "| 20 |" in text and "| 60 |" in text
     assert "validate ÷ check-jsonschema at 60" in text and "search ms" in text and "search kb" in text

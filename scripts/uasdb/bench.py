@@ -4,7 +4,7 @@ For each dataset size it generates a synthetic, valid dataset (deterministic see
 directory and measures, each as a separate process (wall time and peak memory via wait4):
   validate        `uasdb validate` (schema + every rule)
   check-jsonschema the same schema over the same files (reference: what a contributor would run otherwise)
-  yaml-parse      parsing the same files with libyaml and nothing else, on as many processes as validate
+  parse-yaml      parsing the same files with libyaml and nothing else, on as many processes as validate
                   uses (reference: the floor for any validator that reads YAML)
   export          `uasdb export` (validation + verdicts + API files)
   hugo            the site build
@@ -34,7 +34,7 @@ from .database import REPO_ROOT
 from .synth import generate
 
 PY = sys.executable
-STEPS = ["validate", "yaml-parse", "check-jsonschema", "export", "hugo", "pagefind", "hugo-floor"]
+STEPS = ["validate", "parse-yaml", "check-jsonschema", "export", "hugo", "pagefind", "hugo-floor"]
 
 
 @dataclass
@@ -111,7 +111,7 @@ def measure_size(adapters: int, work: Path, with_site: bool) -> SizeResult:
     env = _env()
     result.steps["validate"] = run_measured([PY, "-m", "uasdb", "validate", str(data)], env=env)
     files = sorted(str(p) for p in (data / "adapters").glob("*.yaml"))
-    result.steps["yaml-parse"] = run_measured([PY, "-c", YAML_PARSE_FLOOR, str(data)], env=env)
+    result.steps["parse-yaml"] = run_measured([PY, "-c", YAML_PARSE_FLOOR, str(data)], env=env)
     result.steps["check-jsonschema"] = run_measured(
         [str(Path(PY).parent / "check-jsonschema"), "--schemafile", str(REPO_ROOT / "schema" / "adapter.schema.json"), *files], env=env)
     if not with_site:
@@ -181,7 +181,7 @@ def verdict_line(name: str, value: Optional[float], limit: float, unit: str, low
 
 def report(results: List[SizeResult], extra: Dict[str, object], command: str) -> str:
     steps = STEPS
-    lines = ["| adapters | pages | " + " | ".join(f"{s} s (MiB)" for s in steps) + " | validate ÷ check-jsonschema | validate ÷ yaml-parse | build ÷ floor |",
+    lines = ["| adapters | pages | " + " | ".join(f"{s} s (MiB)" for s in steps) + " | validate ÷ check-jsonschema | validate ÷ parse-yaml | build ÷ floor |",
              "|---:|---:|" + "---:|" * len(steps) + "---:|---:|---:|"]
     for r in results:
         cells = []
@@ -192,7 +192,7 @@ def report(results: List[SizeResult], extra: Dict[str, object], command: str) ->
         build = sum(r.steps[s].seconds for s in ("export", "hugo", "pagefind") if s in r.steps)
         floor = r.steps.get("hugo-floor")
         b_ratio = build / floor.seconds if floor and floor.seconds else None
-        p_ratio = _ratio(r.steps.get("validate"), r.steps.get("yaml-parse"))
+        p_ratio = _ratio(r.steps.get("validate"), r.steps.get("parse-yaml"))
         v_cell = f"{v_ratio:.2f}×" if v_ratio else "–"
         p_cell = f"{p_ratio:.2f}×" if p_ratio else "–"
         b_cell = f"{b_ratio:.2f}×" if b_ratio else "–"
@@ -210,7 +210,7 @@ def report(results: List[SizeResult], extra: Dict[str, object], command: str) ->
             targets.append(verdict_line(f"peak memory of {s} at {largest.adapters}", largest.steps[s].peak_mib, 1024.0, " MiB"))
     stage_ratios = [f"{s} {largest.steps[s].seconds / floor.seconds:.1f}×" for s in ("export", "hugo", "pagefind")
                     if s in largest.steps and floor and floor.seconds]
-    parse_ratio = _ratio(largest.steps.get("validate"), largest.steps.get("yaml-parse"))
+    parse_ratio = _ratio(largest.steps.get("validate"), largest.steps.get("parse-yaml"))
     for key, limit, unit, lower in (("search_ms", 300.0, " ms", True), ("search_kb", 150.0, " KB", True),
                                     ("adapter_page_kb", 30.0, " KB", True), ("home_page_kb", 30.0, " KB", True),
                                     ("naughty_page_kb", 30.0, " KB", True)):
