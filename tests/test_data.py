@@ -18,10 +18,10 @@ def test_every_report_has_a_source_or_evidence():
     for record in check().records:
         for index, report in enumerate(record.data.get("reports", [])):
             source = report.get("source", {})
-            cited_publication = all(source.get(key) for key in ("title", "author", "published_in")) and report.get("date")
+            cited_publication = all(source.get(key) for key in ("title", "published_in")) and report.get("date")
             assert source.get("url", "").startswith("https://") or (source.get("tested_by") and report.get("evidence")) \
                 or cited_publication, \
-                f"{record.path} report {index + 1} has neither a source URL, tested evidence nor a publication's title, author and date"
+                f"{record.path} report {index + 1} has neither a source URL, tested evidence nor a publication's title, where it appeared and its date"
 
 
 def test_real_data_is_formatted():

@@ -6,14 +6,14 @@ from . import rule
 OLD_PI_HOSTS = PLATFORMS["pi3"]["hosts"]
 
 
-@rule("report-has-source", "every report has a public URL, a publication's title, author and name, or `tested_by` with evidence")
+@rule("report-has-source", "every report has a public URL, a publication's title and name (and author when known), or `tested_by` with evidence")
 def report_has_source(record, ctx):
     for index, report in enumerate(record.data.get("reports", [])):
         source = report.get("source") or {}
-        publication = all(source.get(key) for key in ("title", "author", "published_in"))
+        publication = all(source.get(key) for key in ("title", "published_in"))
         if not source.get("url") and not source.get("tested_by") and not publication:
             yield Finding(("reports", index, "source"), "the source has neither `url`, `tested_by` nor a publication's "
-                          "`title`, `author` and `published_in`",
+                          "`title` and `published_in`",
                           "link the page the report comes from, cite the publication, or set `tested_by:` and attach `evidence:`")
         elif source.get("tested_by") and not report.get("evidence"):
             yield Finding(("reports", index, "evidence"), "a test done for this repository has no evidence",
