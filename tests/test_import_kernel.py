@@ -96,6 +96,18 @@ def test_runtime_checks_from_uas_detect(parsed):
     ]
 
 
+def test_runtime_device_tests_become_ordered_steps(parsed):
+    """The ASMedia block's if / else if / else chain, in order, as fields a pasted `lsusb -v` gives."""
+    (asmedia,) = [c for c in parsed["runtime"] if c["vid"] == "174c"]
+    assert [(s.get("when"), list(s["flags"])) for s in asmedia["steps"]] == [
+        ({"field": "max_power_ma", "op": "==", "value": 0}, []),
+        ({"field": "speed_mbps", "op": "<", "value": 5000}, ["IGNORE_UAS"]),
+        ({"field": "max_streams", "op": "==", "value": 32}, ["IGNORE_UAS"]),
+        (None, ["MAX_SECTORS_240"]),
+    ]
+    assert all("steps" not in c for c in parsed["runtime"] if c["vid"] != "174c")
+
+
 def test_version_from_the_makefile(parsed):
     assert (parsed["version"], parsed["release"]) == ("6.12", "6.12.0-fixture")
     assert kernel.output_path(Path("data"), parsed["version"]) == Path("data/kernel/linux-6.12.yaml")
@@ -192,6 +204,8 @@ BROKEN = [
      f"{kernel.PARAMETERS}: letter s: documented as nothing, but drivers/usb/storage/usb.c:5 reads it as SINGLE_LUN"),
     ("no runtime checks", {"detect": lambda t: t.replace("descriptor.idVendor", "descriptor.bcdUSB")},
      f"{kernel.UAS_DETECT}:12: no idVendor tests found in uas_use_uas_driver()"),
+    ("unknown device test", {"detect": lambda t: t.replace("bMaxPower == 0", "bmAttributes == 0")},
+     f"{kernel.UAS_DETECT}:16: cannot read the device test `udev->actconfig->desc.bmAttributes == 0`"),
     ("no version", {"makefile": lambda t: t.replace("PATCHLEVEL = 12\n", "")},
      f"{kernel.MAKEFILE}: no `PATCHLEVEL =` line"),
 ]

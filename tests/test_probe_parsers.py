@@ -78,6 +78,33 @@ def test_lsusb_v_uas_alternate_setting():
     assert device["offers_uas"] is True
 
 
+def test_lsusb_v_reads_what_the_kernel_tells_bridges_apart_by():
+    """MaxPower (bMaxPower) and bcdUSB from real captures; 0 mA and the largest MaxStreams are kept as numbers."""
+    (jms578,) = probe.parse_lsusb_verbose(captured("rpi-eeprom-194-lsusb-v.txt"))
+    (jms567,) = probe.parse_lsusb_verbose(captured("rpi-linux-4498-lsusb-v.txt"))
+    assert (jms578["max_power_ma"], jms567["max_power_ma"]) == (896, 8)
+    (asmedia,) = probe.parse_lsusb_verbose(
+        "Bus 002 Device 002: ID 174c:55aa ASMedia\n  bcdUSB               3.00\n  iSerial                 3 1234ABCD\n"
+        "    MaxPower                0mA\n      bAlternateSetting       1\n      bInterfaceClass         8 Mass Storage\n"
+        "      bInterfaceProtocol     98 \n        MaxStreams             16\n        MaxStreams             32\n")
+    assert (asmedia["max_power_ma"], asmedia["max_streams"], asmedia["bcd_usb"], asmedia["serial"]) == (0, 32, "0300", "1234ABCD")
+
+
+@pytest.mark.parametrize("hostile", [
+    "  iProduct 2 x" + " " * 400_000 + "y\n",                  # a field whose text is a long run of blanks
+    (" " * 1000 + "\n") * 1000,                                # a megabyte of lines of spaces
+    "usb 1-1: Product: a" + " " * 400_000 + "b\n",             # dmesg string with the same run
+    "  bAlternateSetting x\n  bInterfaceProtocol \u0663\n",  # not digits (U+0663 is an Arabic-Indic three)
+])
+def test_hostile_pastes_parse_in_linear_time_without_error(hostile):
+    """A backtracking pattern took minutes on these; each must take about as long as reading it."""
+    import time
+    started = time.perf_counter()
+    probe.parse_lsusb_verbose(hostile)
+    probe.parse_dmesg(hostile)
+    assert time.perf_counter() - started < 2.0
+
+
 def test_plain_lsusb_is_not_mistaken_for_lsusb_v():
     assert probe.parse_lsusb_verbose(captured("seed-comment-lsusb-two-bridges.txt")) == []
 

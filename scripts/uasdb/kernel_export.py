@@ -51,11 +51,32 @@ def builtin_json(entry: KernelEntry, table: KernelTable) -> Dict[str, Any]:
     return {"flags": list(entry.flags), **_entry_fields(entry, table)}
 
 
+# What each device test of uas-detect.h says about the bridge, in our words, from the comment above the ASMedia
+# test in drivers/usb/storage/uas-detect.h (the importer reads the tests; the chip names are only in that comment).
+RUNTIME_STEP_CHIPS = {
+    ("174c", "max_power_ma", "==", 0): "an ASM1153: it reports MaxPower 0 mA, where ASM105x bridges report 36 mA",
+    ("174c", "speed_mbps", "<", 5000): "an ASM1051, assumed: below USB 3 there is no streams count to tell it from an ASM1053",
+    ("174c", "max_streams", "==", 32): "possibly an ASM1051, which offers 32 streams (early ASM1053s offer 16)",
+    ("174c", None, None, None): "an ASM1053, which has trouble with large transfers",
+}
+
+
+def runtime_steps(check: RuntimeCheck) -> List[Dict[str, Any]]:
+    """The device tests in order, each with the flags it adds and the chip it points to when the source names one."""
+    steps = []
+    for step in check.steps:
+        when = step.get("when")
+        key = (check.vid, when["field"], when["op"], when["value"]) if when else (check.vid, None, None, None)
+        steps.append({"when": dict(when) if when else None, "flags": list(step["flags"]), "chip": RUNTIME_STEP_CHIPS.get(key)})
+    return steps
+
+
 def runtime_json(check: RuntimeCheck, table: KernelTable, usb_id: str) -> Dict[str, Any]:
     return {
         "usb_id": usb_id,
         "flags": flag_list(check.flags, table),
         "decided_by": list(check.decided_by),
+        "steps": runtime_steps(check),
         "strings": dict(check.strings),
         "unconditional": check.unconditional,
         "file": check.file,

@@ -74,16 +74,18 @@ LSUSB_T_ROOT = re.compile(r"^\s*/:\s+Bus (\d+)\.Port (\d+): Dev (\d+),")
 # `lsusb -t` interface line: "    |__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=uas, 5000M"
 LSUSB_T_NODE = re.compile(
     r"^(\s*)\|__ Port (\d+): Dev (\d+), If (\d+), Class=([^,]*), Driver=([^,]*), ([0-9.]+M)\s*$")
-# `lsusb -v` fields we use: "  idVendor           0x152d JMicron ..." and friends.
-LSUSB_V_FIELD = re.compile(
-    r"^\s*(idVendor|idProduct|bcdDevice|iManufacturer|iProduct|bInterfaceClass|bInterfaceProtocol|bAlternateSetting)"
-    r"\s+(\S+)\s*(.*?)\s*$")
+# `lsusb -v` fields we use ("  idVendor           0x152d JMicron ..." and friends), read by lsusb_field() in
+# one pass: no regular expression, so a pasted line of spaces costs no more than its length. MaxPower is
+# bMaxPower in mA and MaxStreams comes from the SuperSpeed endpoint companion: what uas-detect.h looks at.
+LSUSB_V_FIELDS = frozenset({"idVendor", "idProduct", "bcdDevice", "bcdUSB", "iManufacturer", "iProduct", "iSerial",
+                            "MaxPower", "MaxStreams", "bInterfaceClass", "bInterfaceProtocol", "bAlternateSetting"})
+_BLANK = " \t\f\v"  # blanks inside a line, the same set as lsusbField() in site/assets/js/paste.js
 LSUSB_V_SPEED = re.compile(r"^\s*Negotiated speed:.*\((\d+)(M|G)bps\)")
 # dmesg: "usb 2-1: New USB device found, idVendor=152d, idProduct=0578, bcdDevice=32.02"
 DMESG_NEW_DEVICE = re.compile(
     r"usb (\d+-[\d.]+): New USB device found, idVendor=([0-9a-fA-F]{4}), idProduct=([0-9a-fA-F]{4})"
     r"(?:, bcdDevice=\s*([0-9a-fA-F]+\.[0-9a-fA-F]+))?")
-DMESG_STRING = re.compile(r"usb (\d+-[\d.]+): (Product|Manufacturer): (.*?)\s*$")
+DMESG_STRING = re.compile(r"usb (\d+-[\d.]+): (Product|Manufacturer): (.*)$")
 DMESG_ENUMERATED = re.compile(r"usb (\d+-[\d.]+): new (.+?) USB device number \d+")
 DMESG_BOT = re.compile(r"(?:usb-storage (\d+-[\d.]+):\d+\.\d+: USB Mass Storage device detected"
                        r"|scsi host\d+: usb-storage (\d+-[\d.]+):\d+\.\d+)")
@@ -100,6 +102,42 @@ DMESG_TROUBLE = (
 )
 DMESG_RELEVANT = re.compile(r"\buas\b|usb-storage|\bUAS\b|reset|quirk|Under-?voltage|I/O error|USB disconnect"
                             r"|New USB device|new .*USB device number|: (?:Product|Manufacturer): |scsi host|Direct-Access|over-?current", re.I)
+
+
+def _is_digits(text: str) -> bool:
+    """ASCII digits only, like /^\\d+$/ in JavaScript (str.isdigit also accepts other scripts' digits)."""
+    return re.fullmatch(r"[0-9]+", text) is not None
+
+
+def lsusb_field(line: str) -> Optional[Tuple[str, str, str]]:
+    """"  iManufacturer           1 JMicron  " -> ("iManufacturer", "1", "JMicron"): name, first word, the rest."""
+    i, n = 0, len(line)
+
+    def skip() -> None:
+        nonlocal i
+        while i < n and line[i] in _BLANK:
+            i += 1
+
+    def word() -> str:
+        nonlocal i
+        start = i
+        while i < n and line[i] not in _BLANK:
+            i += 1
+        return line[start:i]
+
+    skip()
+    name = word()
+    if name not in LSUSB_V_FIELDS or i >= n:
+        return None
+    skip()
+    value = word()
+    if not value:
+        return None
+    skip()
+    end = n
+    while end > i and line[end - 1] in _BLANK:
+        end -= 1
+    return name, value, line[i:end]
 
 
 def bcd_from_dotted(text: str) -> Optional[str]:
@@ -173,8 +211,9 @@ def parse_lsusb_verbose(text: str) -> List[Dict[str, Any]]:
     current: Optional[Dict[str, Any]] = None
 
     def start() -> Dict[str, Any]:
-        device: Dict[str, Any] = {"vid": None, "pid": None, "bcd_device": None, "manufacturer": None,
-                                  "product": None, "speed": None, "interfaces": []}
+        device: Dict[str, Any] = {"vid": None, "pid": None, "bcd_device": None, "bcd_usb": None, "manufacturer": None,
+                                  "product": None, "serial": None, "speed": None, "max_power_ma": None,
+                                  "max_streams": None, "interfaces": []}
         devices.append(device)
         return device
 
@@ -193,20 +232,24 @@ def parse_lsusb_verbose(text: str) -> List[Dict[str, Any]]:
             number = int(speed.group(1)) * (1000 if speed.group(2) == "G" else 1)
             current["speed"] = LINK_SPEEDS.get(str(number))
             continue
-        fieldmatch = LSUSB_V_FIELD.match(line)
-        if not fieldmatch:
+        field = lsusb_field(line)
+        if not field:
             continue
         current = current or start()
-        name, value, rest = fieldmatch.groups()
+        name, value, rest = field
         if name in ("idVendor", "idProduct") and value.lower().startswith("0x"):
             current["vid" if name == "idVendor" else "pid"] = value[2:].lower()
-        elif name == "bcdDevice":
-            current["bcd_device"] = bcd_from_dotted(value)
-        elif name in ("iManufacturer", "iProduct"):
-            current["manufacturer" if name == "iManufacturer" else "product"] = rest or None
+        elif name in ("bcdDevice", "bcdUSB"):
+            current["bcd_device" if name == "bcdDevice" else "bcd_usb"] = bcd_from_dotted(value)
+        elif name in ("iManufacturer", "iProduct", "iSerial"):
+            current[{"iManufacturer": "manufacturer", "iProduct": "product", "iSerial": "serial"}[name]] = rest or None
+        elif name == "MaxPower" and re.fullmatch(r"[0-9]+mA", value):
+            current["max_power_ma"] = int(value[:-2])
+        elif name == "MaxStreams" and _is_digits(value):
+            current["max_streams"] = max(current["max_streams"] or 0, int(value))
         elif name == "bAlternateSetting":
-            current["interfaces"].append({"alt": int(value), "class": None, "protocol": None})
-        elif name in ("bInterfaceClass", "bInterfaceProtocol") and value.isdigit():
+            current["interfaces"].append({"alt": int(value) if _is_digits(value) else None, "class": None, "protocol": None})
+        elif name in ("bInterfaceClass", "bInterfaceProtocol") and _is_digits(value):
             if not current["interfaces"]:  # a paste that starts inside an interface
                 current["interfaces"].append({"alt": None, "class": None, "protocol": None})
             current["interfaces"][-1]["class" if name == "bInterfaceClass" else "protocol"] = int(value)
@@ -358,7 +401,7 @@ def parse_ioreg(text: str) -> List[Dict[str, Any]]:
         prop = IOREG_PROPERTY.match(line)
         if prop and last_node_is_device is not None:
             key, value = prop.group("key"), prop.group("value").strip()
-            number = int(value) if value.isdigit() else None
+            number = int(value) if _is_digits(value) else None
             if key == "idVendor" and number is not None:
                 last_node_is_device["vid"] = f"{number:04x}"
             elif key == "idProduct" and number is not None:

@@ -76,6 +76,7 @@ class RuntimeCheck:
     strings: Tuple[Tuple[str, str], ...]
     file: str
     line: int
+    steps: Tuple[Dict[str, Any], ...] = ()  # the device tests in order: {when: {field, op, value}, flags}; last may lack `when`
 
     @property
     def unconditional(self) -> bool:
@@ -107,7 +108,8 @@ class KernelTable:
         entries = [KernelEntry(e["vid"], e["pid"], e["bcd_min"], e["bcd_max"], e["vendor"], e["product"],
                                tuple(e["flags"]), e["file"], e["line"], e.get("condition")) for e in data["entries"]]
         runtime = [RuntimeCheck(c["vid"], tuple(c.get("pids", ())), tuple(c["flags"]), tuple(c.get("decided_by", ())),
-                                tuple(sorted(c.get("strings", {}).items())), c["file"], c["line"]) for c in data["runtime"]]
+                                tuple(sorted(c.get("strings", {}).items())), c["file"], c["line"],
+                                tuple(c.get("steps", ()))) for c in data["runtime"]]
         letters = {letter: info["flag"] for letter, info in data["quirk_letters"].items()}
         drivers = {letter: info.get("drivers", "both") for letter, info in data["quirk_letters"].items()}
         return cls(str(data["version"]), str(data["release"]), letters, drivers,

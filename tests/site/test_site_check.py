@@ -302,3 +302,70 @@ def test_hostile_record_text_stays_text_in_the_results(watched_page, site):
     assert page.evaluate("window.__xss") is None
     assert page.locator("#check-results img, #check-results script, #check-results [onerror]").count() == 0
     assert page.problems == []
+
+
+# One ASMedia 174c:55aa unit, as `lsusb -v` (with `lsusb -t` for the link) prints it; the three variants differ only
+# in what uas-detect.h looks at, so each must lead to a different decision.
+ASMEDIA_V = """Bus 002 Device 002: ID 174c:55aa ASMedia Technology Inc. ASM1051E SATA 6Gb/s bridge
+Device Descriptor:
+  bcdUSB               3.00
+  idVendor           0x174c ASMedia Technology Inc.
+  idProduct          0x55aa ASM1051E SATA 6Gb/s bridge
+  bcdDevice            1.00
+  iManufacturer           2 asmedia
+  iProduct                3 ASMT1051
+    MaxPower              {power}
+      bAlternateSetting       1
+      bInterfaceClass         8 Mass Storage
+      bInterfaceProtocol     98
+        MaxStreams             {streams}
+/:  Bus 02.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/4p, 5000M
+    |__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=usb-storage, 5000M
+"""
+
+
+@pytest.mark.parametrize("power, streams, expected", [
+    ("0mA", "32", "For your unit (MaxPower 0 mA) Linux 6.12 keeps UAS and adds nothing: it takes the bridge for an ASM1153"),
+    ("36mA", "32", "For your unit (32 streams) Linux 6.12 adds"),
+    ("36mA", "16", "For your unit (MaxPower 36 mA, 16 streams at 5000M) Linux 6.12 adds"),
+])
+def test_check_applies_the_kernels_own_tests_to_the_pasted_unit(watched_page, power, streams, expected):
+    """uas-detect.h tells ASMedia bridges sharing 174c:55aa apart by MaxPower, link speed and streams: the check
+    page reads those from `lsusb -v` and says what Linux does with this unit and which chip that points to."""
+    page = watched_page
+    page.goto("/check/")
+    run_check(page, ASMEDIA_V.format(power=power, streams=streams))
+    text = page.locator('section.found[data-usb-id="174c:55aa"]').inner_text()
+    assert expected in text
+    assert f"MaxPower {power[:-2]} mA" in text and f"{streams} streams" in text
+    if streams == "32" and power != "0mA":
+        assert "ASM1051" in text and "turns UAS off for this unit by itself" in text
+    if streams == "16":
+        assert "ASM1053" in text
+    assert page.problems == []
+
+
+def test_check_asks_for_lsusb_v_when_the_kernel_decides_by_the_device(watched_page):
+    page = watched_page
+    page.goto("/check/")
+    run_check(page, "Bus 002 Device 002: ID 174c:55aa ASMedia Technology Inc.")
+    text = page.locator('section.found[data-usb-id="174c:55aa"]').inner_text()
+    assert "to see which applies to yours" in text and "lsusb -v -d 174c:55aa" in text
+
+
+def test_js_parsers_take_linear_time_on_hostile_pastes(js_modules):
+    """A backtracking pattern froze the tab for minutes on a line of blanks; a megabyte now parses at once."""
+    elapsed = js_modules.call("paste.js", """(() => {
+      const hostile = ['  iProduct 2 x' + ' '.repeat(400000) + 'y', (' '.repeat(1000) + '\\n').repeat(1000),
+        'usb 1-1: Product: a' + ' '.repeat(400000) + 'b'];
+      const started = performance.now();
+      for (const text of hostile) { m.parseLsusbVerbose(text); m.parseDmesg(text); m.parseLsusbTree(text); }
+      return performance.now() - started;
+    })()""")
+    assert elapsed < 2000
+
+
+@pytest.mark.parametrize("power, streams", [("0mA", "32"), ("36mA", "16"), ("x", "")])
+def test_js_and_python_read_maxpower_and_streams_alike(js_modules, power, streams):
+    text = ASMEDIA_V.format(power=power, streams=streams)
+    assert js_modules.call("paste.js", JS_PARSE, text) == python_parse(text)

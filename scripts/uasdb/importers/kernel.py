@@ -271,6 +271,59 @@ def _flags(expression: str, file: str, line: int, known_flags: Set[str]) -> List
     return sorted(set(names), key=names.index)
 
 
+# The device properties uas_use_uas_driver() tests, as the fields a pasted `lsusb -v` gives (probe.py, paste.js):
+# bMaxPower == N (lsusb prints it as MaxPower in mA; only 0 reads the same in both units), the link speed below
+# SuperSpeed, and the streams of the SuperSpeed endpoint companion.
+DEVICE_TESTS = (
+    (re.compile(r"^udev->actconfig->desc\.bMaxPower\s*==\s*0$"), lambda m: {"field": "max_power_ma", "op": "==", "value": 0}),
+    (re.compile(r"^udev->speed\s*<\s*USB_SPEED_SUPER$"), lambda m: {"field": "speed_mbps", "op": "<", "value": 5000}),
+    (re.compile(r"^usb_ss_max_streams\([^()]*\)\s*==\s*(\d+)$"),
+     lambda m: {"field": "max_streams", "op": "==", "value": int(m.group(1))}),
+)
+
+
+def parse_decision_steps(code: str, start: int, end: int, line: int, known_flags: Set[str]) -> List[Dict[str, Any]]:
+    """An `if … else if … else` chain on device properties inside a vendor test -> ordered steps
+    [{when: {field, op, value}, flags}, …, {flags}] (the last, without `when`, is the `else`)."""
+    steps: List[Dict[str, Any]] = []
+    at = start
+    while True:
+        match = re.compile(r"\s*(?:else\s+)?if\s*\(").match(code, at)
+        if not match:
+            break
+        close = cparse.matching_paren(code, match.end() - 1, UAS_DETECT)
+        condition = " ".join(code[match.end():close].split())
+        when = None
+        for pattern, build in DEVICE_TESTS:
+            found = pattern.match(condition)
+            if found:
+                when = build(found)
+        if when is None:
+            raise SourceError(UAS_DETECT, line, f"cannot read the device test `{condition}`",
+                              "teach DEVICE_TESTS in scripts/uasdb/importers/kernel.py this property")
+        brace = code.index("{", close)
+        block_end = cparse.matching_brace(code, brace, UAS_DETECT, cparse.Lines(code))
+        steps.append({"when": when, "flags": Flow(_flags_in(code[brace:block_end], known_flags, line))})
+        at = block_end + 1
+    otherwise = re.compile(r"\s*else\s*\{").match(code, at)
+    if steps and otherwise:
+        block_end = cparse.matching_brace(code, otherwise.end() - 1, UAS_DETECT, cparse.Lines(code))
+        steps.append({"flags": Flow(_flags_in(code[otherwise.end():block_end], known_flags, line))})
+    if steps and code[(block_end + 1) if otherwise else at:end].strip(" \t\n;{}"):
+        raise SourceError(UAS_DETECT, line, "statements after the device tests", "has uas_use_uas_driver() changed upstream?")
+    return steps
+
+
+def _flags_in(code: str, known_flags: Set[str], line: int) -> List[str]:
+    flags = []
+    for flag in re.findall(r"\|=\s*US_FL_([A-Z0-9_]+)", code):
+        if flag not in known_flags:
+            raise SourceError(UAS_DETECT, line, f"US_FL_{flag} is not defined in {USB_USUAL}")
+        if flag not in flags:
+            flags.append(flag)
+    return flags
+
+
 def parse_runtime_checks(text: str, known_flags: Set[str]) -> List[Dict[str, Any]]:
     """The ID tests in uas_use_uas_driver(): flags the kernel adds while probing, maybe only
     after looking at the device (MaxPower, link speed, streams, strings)."""
@@ -315,6 +368,10 @@ def parse_runtime_checks(text: str, known_flags: Set[str]) -> List[Dict[str, Any
         check["flags"] = Flow(flags)
         if decided_by:
             check["decided_by"] = Flow(decided_by)
+            inner = body_start + 1 if code[body_start] == "{" else body_start
+            steps = parse_decision_steps(code, inner, body_end, line, known_flags)
+            if steps:
+                check["steps"] = steps
         strings = dict(re.findall(r'strcmp\s*\(\s*udev->(manufacturer|product)\s*,\s*"([^"]*)"\s*\)', condition))
         if strings:
             check["strings"] = dict(sorted(strings.items()))

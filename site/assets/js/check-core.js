@@ -24,8 +24,9 @@ export const STORAGE_DRIVERS = ['uas', 'usb-storage'];
 
 function newDevice(id) {
   const [vid, pid] = id.split(':');
-  return { id, vid, pid, names: [], drivers: [], speed: null, bcd_device: null, manufacturer: null, product: null,
-    offers_uas: null, uas_refused: null, kernel_quirks: null, storage: false, sources: [] };
+  return { id, vid, pid, names: [], drivers: [], speed: null, bcd_device: null, bcd_usb: null, manufacturer: null, product: null,
+    serial: null, max_power_ma: null, max_streams: null, offers_uas: null, uas_refused: null, kernel_quirks: null, storage: false,
+    sources: [] };
 }
 
 function note(device, source) {
@@ -33,8 +34,11 @@ function note(device, source) {
 }
 
 function merge(device, facts, source) {
-  for (const key of ['speed', 'bcd_device', 'manufacturer', 'product', 'uas_refused', 'kernel_quirks']) {
+  for (const key of ['speed', 'bcd_device', 'bcd_usb', 'manufacturer', 'product', 'serial', 'uas_refused', 'kernel_quirks']) {
     if (facts[key] && !device[key]) device[key] = facts[key];
+  }
+  for (const key of ['max_power_ma', 'max_streams']) { // numbers: 0 mA is a fact, not a gap
+    if (Number.isInteger(facts[key]) && device[key] === null) device[key] = facts[key];
   }
   if (facts.offers_uas === true || (facts.offers_uas === false && device.offers_uas === null)) device.offers_uas = facts.offers_uas;
   if (facts.driver && !device.drivers.includes(facts.driver)) device.drivers.push(facts.driver);
@@ -136,3 +140,26 @@ export function platformForHost(host, platforms) {
   for (const [name, spec] of Object.entries(platforms)) if ((spec.hosts || []).includes(host)) return name;
   return null;
 }
+
+// The device tests of uas-detect.h (kernel.json runtime `steps`, read from the kernel source by the importer),
+// applied in order to what the paste shows: {step, flags, chip} for the first test that holds, or
+// {missing: field} when the paste lacks a value the kernel looks at before that point.
+const DEVICE_VALUE = {
+  max_power_ma: (d) => d.max_power_ma,
+  max_streams: (d) => d.max_streams,
+  speed_mbps: (d) => (d.speed ? Number.parseInt(d.speed, 10) : null),
+};
+
+export function uasDetectDecision(check, device) {
+  const steps = check.steps || [];
+  for (let i = 0; i < steps.length; i += 1) {
+    const { when, flags, chip } = steps[i];
+    if (!when) return { step: i, flags, chip };
+    const value = (DEVICE_VALUE[when.field] || (() => null))(device);
+    if (value === null || value === undefined || Number.isNaN(value)) return { missing: when.field };
+    const holds = when.op === '==' ? value === when.value : when.op === '<' ? value < when.value : false;
+    if (holds) return { step: i, flags, chip };
+  }
+  return null;
+}
+

@@ -1,6 +1,6 @@
 // /check/: paste command output, see every USB ID and driver in it with the adapters, verdicts, kernel
 // quirks and a quirk line. Data: /api/v1/adapters.json and /api/v1/kernel.json, fetched on the first check.
-import { analysePaste, platformForHost } from './check-core.js';
+import { analysePaste, platformForHost, uasDetectDecision } from './check-core.js';
 import { builtinFor, buildLine, flagText, mergeEntries, preserveBuiltin, valueLength, QUIRKS_VALUE_MAX } from './quirks-core.js';
 import { adaptersById, badge, code, el, fillQuirkLine, loadApi, platformLabel, platforms, words } from './ui.js';
 import { wireCopyButton } from './copy.js';
@@ -85,6 +85,8 @@ function describePaste(device) {
   else if (device.storage) parts.push('driver not shown');
   if (device.speed) parts.push(device.speed);
   if (device.bcd_device) parts.push(`bcdDevice ${device.bcd_device}`);
+  if (device.max_power_ma !== null) parts.push(`MaxPower ${device.max_power_ma} mA`);
+  if (device.max_streams !== null) parts.push(`${device.max_streams} streams`);
   const strings = [device.manufacturer, device.product].filter(Boolean).map((s) => `“${s}”`).join(' ');
   if (strings) parts.push(strings);
   if (device.offers_uas === true) parts.push('offers UAS');
@@ -96,12 +98,22 @@ function describePaste(device) {
   return out.flat(3);
 }
 
+// The device test that decided, in words: "MaxPower 0 mA", "link at 480M, below USB 3", "32 streams".
+function whenText(when, device) {
+  if (!when) return `MaxPower ${device.max_power_ma} mA, ${device.max_streams} streams at ${device.speed}`;
+  if (when.field === 'max_power_ma') return `MaxPower ${device.max_power_ma} mA`;
+  if (when.field === 'speed_mbps') return `link at ${device.speed}, below USB 3`;
+  if (when.field === 'max_streams') return `${device.max_streams} streams`;
+  return when.field;
+}
+
 // Sentences: what Linux does for this ID by itself (kernel.json), for the device's firmware when known.
 function kernelSentences(kernel, device) {
   const span = device.bcd_device ? [device.bcd_device, device.bcd_device] : null;
   const { entries, conditional, runtime } = builtinFor(kernel, device.vid, device.pid, span);
   const v = kernel.version;
   const out = [];
+  let runtimeIgnoresUas = false;
   const groups = new Map();
   for (const e of entries) {
     if (!e.flags.length) continue;
@@ -128,6 +140,19 @@ function kernelSentences(kernel, device) {
     } else if (Object.keys(c.strings || {}).length) {
       const named = Object.entries(c.strings).map(([k, s]) => `${k} string “${s}”`).join(' and ');
       out.push([`Linux ${v} adds `, flags, ` to ${device.id} only for devices with ${named} `, where]);
+    } else if (c.steps && c.steps.length) {
+      const decision = uasDetectDecision(c, device);
+      if (decision && decision.missing === undefined) {
+        if (decision.flags.includes('IGNORE_UAS')) runtimeIgnoresUas = true;
+        const step = c.steps[decision.step];
+        out.push([`For your unit (${whenText(step.when, device)}) Linux ${v} `,
+          decision.flags.length ? ['adds ', words(decision.flags.map((f) => flagText(kernel, f)).join(', '))] : 'keeps UAS and adds nothing',
+          decision.chip ? `: it takes the bridge for ${decision.chip}` : '', ' ', where]);
+      } else {
+        out.push([`Linux ${v} looks at the device (${c.decided_by.join(', ')}) and may add `,
+          c.flags.map((f) => f.name).join(' or '), ` to ${device.id}. Paste `, code(`lsusb -v -d ${device.id}`),
+          ' to see which applies to yours ', where]);
+      }
     } else {
       out.push([`Linux ${v} looks at the device (${c.decided_by.join(', ')}) and may add `,
         c.flags.map((f) => f.name).join(' or '), ` to ${device.id} `, where]);
@@ -138,7 +163,9 @@ function kernelSentences(kernel, device) {
     out.push(other ? `Linux ${v} has entries for ${device.id}, but none for your firmware (bcdDevice ${device.bcd_device}).`
       : `Linux ${v} has no built-in quirk for ${device.id}.`);
   }
-  return { sentences: out, ignoresUas: entries.some((e) => e.flags.includes('IGNORE_UAS') && (span || e.every_bcd)) };
+  return { sentences: out,
+    ignoresUas: entries.some((e) => e.flags.includes('IGNORE_UAS') && (span || e.every_bcd)) ? 'table'
+      : runtimeIgnoresUas ? 'device-test' : false };
 }
 
 function adapterItem(adapter, platform, base) {
@@ -172,6 +199,9 @@ function flagsFor(device, matches, ctx, kernelInfo, found) {
         ' turns UAS off for it. Try once without that entry and watch ', code('dmesg'), ' for resets.');
     } else if (device.uas_refused === 'ignored') {
       why.push('dmesg says UAS is ignored for it: a ', code('usb-storage.quirks'), ' entry turns UAS off. Try once without it.');
+    } else if (kernelInfo.ignoresUas === 'device-test') {
+      why.push(`Linux ${kernel.version} turns UAS off for this unit by itself after looking at it (see below), `,
+        'so the working reports are probably about another chip behind the same ID.');
     } else if (kernelInfo.ignoresUas) {
       why.push(`Linux ${kernel.version} turns UAS off for this ID by itself (IGNORE_UAS in its own table), `,
         'so these reports come from another kernel or firmware.');

@@ -13,12 +13,15 @@ const LSUSB_LINE = /Bus (\d+) Device (\d+): ID ([0-9a-fA-F]{4}):([0-9a-fA-F]{4})
 // `lsusb -t` root line and interface line.
 const LSUSB_T_ROOT = /^\s*\/:\s+Bus (\d+)\.Port (\d+): Dev (\d+),/;
 const LSUSB_T_NODE = /^(\s*)\|__ Port (\d+): Dev (\d+), If (\d+), Class=([^,]*), Driver=([^,]*), ([0-9.]+M)\s*$/;
-// `lsusb -v` fields we use.
-const LSUSB_V_FIELD = /^\s*(idVendor|idProduct|bcdDevice|iManufacturer|iProduct|bInterfaceClass|bInterfaceProtocol|bAlternateSetting)\s+(\S+)\s*(.*?)\s*$/;
+// `lsusb -v` fields we use, read by lsusbField() in one pass (no regular expression: a pasted line of
+// spaces must not cost more than its length). MaxPower is bMaxPower in mA; MaxStreams comes from the
+// SuperSpeed endpoint companion. Both are what the kernel's uas-detect.h looks at.
+const LSUSB_V_FIELDS = new Set(['idVendor', 'idProduct', 'bcdDevice', 'bcdUSB', 'iManufacturer', 'iProduct', 'iSerial',
+  'MaxPower', 'MaxStreams', 'bInterfaceClass', 'bInterfaceProtocol', 'bAlternateSetting']);
 const LSUSB_V_SPEED = /^\s*Negotiated speed:.*\((\d+)(M|G)bps\)/;
 // dmesg.
 const DMESG_NEW_DEVICE = /usb (\d+-[\d.]+): New USB device found, idVendor=([0-9a-fA-F]{4}), idProduct=([0-9a-fA-F]{4})(?:, bcdDevice=\s*([0-9a-fA-F]+\.[0-9a-fA-F]+))?/;
-const DMESG_STRING = /usb (\d+-[\d.]+): (Product|Manufacturer): (.*?)\s*$/;
+const DMESG_STRING = /usb (\d+-[\d.]+): (Product|Manufacturer): (.*)$/;
 const DMESG_ENUMERATED = /usb (\d+-[\d.]+): new (.+?) USB device number \d+/;
 const DMESG_BOT = /(?:usb-storage (\d+-[\d.]+):\d+\.\d+: USB Mass Storage device detected|scsi host\d+: usb-storage (\d+-[\d.]+):\d+\.\d+)/;
 const DMESG_UAS_HOST = /scsi host\d+: uas\b/;
@@ -41,7 +44,27 @@ export function splitLines(text) {
 }
 
 const isDigits = (s) => /^\d+$/.test(s);
-const rstrip = (s) => s.replace(/\s+$/, '');
+const rstrip = (s) => s.trimEnd();
+// Blanks inside a line, as lsusb prints them (the same set as lsusb_field() in probe.py).
+const BLANK = new Set([' ', '\t', '\f', '\v']);
+
+// "  iManufacturer           1 JMicron  " -> ['iManufacturer', '1', 'JMicron']: name, first word, the rest trimmed.
+export function lsusbField(line) {
+  let i = 0;
+  const n = line.length;
+  const skip = () => { while (i < n && BLANK.has(line[i])) i += 1; };
+  const word = () => { const start = i; while (i < n && !BLANK.has(line[i])) i += 1; return line.slice(start, i); };
+  skip();
+  const name = word();
+  if (!LSUSB_V_FIELDS.has(name) || i >= n) return null;
+  skip();
+  const value = word();
+  if (!value) return null;
+  skip();
+  let end = n;
+  while (end > i && BLANK.has(line[end - 1])) end -= 1;
+  return [name, value, line.slice(i, end)];
+}
 const pad2 = (n) => n.toString(16).padStart(2, '0');
 
 // lsusb and dmesg print bcdDevice as hex digits `32.02` or ` 1.00`; the schema wants `3202`, `0100`.
@@ -96,7 +119,8 @@ export function parseLsusbVerbose(text) {
   const devices = [];
   let current = null;
   const start = () => {
-    const device = { vid: null, pid: null, bcd_device: null, manufacturer: null, product: null, speed: null, interfaces: [] };
+    const device = { vid: null, pid: null, bcd_device: null, bcd_usb: null, manufacturer: null, product: null, serial: null,
+      speed: null, max_power_ma: null, max_streams: null, interfaces: [] };
     devices.push(device);
     return device;
   };
@@ -119,16 +143,20 @@ export function parseLsusbVerbose(text) {
       current.speed = LINK_SPEEDS[number] || null;
       continue;
     }
-    const field = LSUSB_V_FIELD.exec(line);
+    const field = lsusbField(line);
     if (!field) continue;
     current = current || start();
-    const [, name, value, rest] = field;
+    const [name, value, rest] = field;
     if ((name === 'idVendor' || name === 'idProduct') && value.toLowerCase().startsWith('0x')) {
       current[name === 'idVendor' ? 'vid' : 'pid'] = value.slice(2).toLowerCase();
-    } else if (name === 'bcdDevice') {
-      current.bcd_device = bcdFromDotted(value);
-    } else if (name === 'iManufacturer' || name === 'iProduct') {
-      current[name === 'iManufacturer' ? 'manufacturer' : 'product'] = rest || null;
+    } else if (name === 'bcdDevice' || name === 'bcdUSB') {
+      current[name === 'bcdDevice' ? 'bcd_device' : 'bcd_usb'] = bcdFromDotted(value);
+    } else if (name === 'iManufacturer' || name === 'iProduct' || name === 'iSerial') {
+      current[{ iManufacturer: 'manufacturer', iProduct: 'product', iSerial: 'serial' }[name]] = rest || null;
+    } else if (name === 'MaxPower' && /^\d+mA$/.test(value)) {
+      current.max_power_ma = Number(value.slice(0, -2));
+    } else if (name === 'MaxStreams' && isDigits(value)) {
+      current.max_streams = Math.max(current.max_streams || 0, Number(value));
     } else if (name === 'bAlternateSetting') {
       current.interfaces.push({ alt: isDigits(value) ? Number(value) : null, class: null, protocol: null });
     } else if ((name === 'bInterfaceClass' || name === 'bInterfaceProtocol') && isDigits(value)) {
