@@ -24,6 +24,11 @@ def cmd_validate(args) -> int:
     from .database import check
     from .problems import count
     result = check([Path(p) for p in args.paths])
+    if not result.records and not result.problems:
+        where = ", ".join(args.paths) or "data/"
+        print(f"validate: no record files under {where} — records are data/adapters/<id>.yaml and "
+              "data/chipsets/<id>.yaml; check the path", file=sys.stderr)
+        return 1
     _print_problems(result.problems)
     errors, warnings = count(result.problems)
     files = len({p.file for p in result.problems})

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import datetime
 import multiprocessing
 import os
@@ -101,6 +102,8 @@ def _load_one(path: Path):
     kind = kind_of(path)
     loaded = load_file(path)
     loaded.path = display_path(path)
+    # The loader named the file as it was given; every problem names it as the contributor sees it.
+    loaded.problems = [dataclasses.replace(p, file=loaded.path) for p in loaded.problems]
     problems = list(loaded.problems)
     if kind is None:
         problems.append(loaded.problem((), "not inside data/adapters/ or data/chipsets/",
@@ -156,20 +159,31 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None) -> 
     return Result(records, sorted(problems, key=Problem.sort_key))
 
 
+# What a rule may trip over on data the schema rejected (or on values no rule anticipated).
+_RULE_TRIPS = (AttributeError, TypeError, KeyError, ValueError, OverflowError, IndexError, RecursionError)
+
+
 def _safe(rule, record: Record, ctx: Context) -> Iterable[Finding]:
     """Rules read data the schema may have rejected; a rule tripping over bad shape stays silent
-    because the schema problem for that field is already reported."""
+    because the schema problem for that field is already reported. On a record the schema accepted,
+    the trip is reported as a problem of that rule (never a traceback)."""
     try:
         return list(rule.check(record, ctx))
-    except (AttributeError, TypeError, KeyError, ValueError):
+    except _RULE_TRIPS as exc:
         if any(p.severity == "error" for p in record.loaded.problems):
             return []
-        raise
+        return [Finding((), f"this check could not finish on the record ({type(exc).__name__}: {str(exc)[:120]})",
+                        "look for an unusual value in the record; if it is valid, report it as a uasdb bug")]
 
 
 def _safe_tree(rule, records: List[Record], ctx: Context):
     try:
         return list(rule.check(records, ctx))
-    except (AttributeError, TypeError, KeyError, ValueError):
+    except _RULE_TRIPS:
         clean = [r for r in records if not any(p.severity == "error" for p in r.loaded.problems)]
-        return list(rule.check(clean, ctx))
+        try:
+            return list(rule.check(clean, ctx))
+        except _RULE_TRIPS as exc:
+            return [(r, Finding((), f"this check could not finish ({type(exc).__name__}: {str(exc)[:120]})",
+                                "look for an unusual value in the records; if they are valid, report it as a uasdb bug"))
+                    for r in clean[:1]]

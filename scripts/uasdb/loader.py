@@ -8,7 +8,9 @@ each of those hazards becomes a Problem instead of a silent change.
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -22,6 +24,8 @@ from .problems import ERROR, FieldPath, Problem
 _EventLoader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
 MAX_FILE_BYTES = 256 * 1024
+MAX_DEPTH = 16          # records nest four or five levels; anything deeper is a mistake or an attack
+MAX_NUMBER_CHARS = 32   # no field needs a longer number; longer ones overflow floats or Python's int parser
 SCHEMA_COMMENT = re.compile(r"^# yaml-language-server: \$schema=\S+$")
 
 _resolver = Resolver()
@@ -83,6 +87,10 @@ def _scalar_value(event, path: FieldPath, loaded: Loaded) -> Any:
     if event.style:  # quoted or block scalar: always text (libyaml says "" for plain, PyYAML None)
         return value
     tag = _resolver.resolve(yaml.ScalarNode, value, (True, False))
+    if len(value) > MAX_NUMBER_CHARS and (tag in (_INT_TAG, _FLOAT_TAG) or re.fullmatch(r"[-+]?[0-9_.]+([eE][-+]?[0-9]+)?", value)):
+        loaded.add(path, f"a number {len(value)} characters long", "write a realistic value, or quote it if it is text",
+                   "yaml-number")
+        return value
     if tag not in (_BOOL_TAG, _TIMESTAMP_TAG):  # those two have messages of their own below
         meaning11 = value if tag == "tag:yaml.org,2002:str" else (
             None if tag == _NULL_TAG else _NUMBER_CONSTRUCTORS[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, value))
@@ -167,15 +175,35 @@ def _build(events: list, loaded: Loaded) -> Any:
     """Turn one document's events into plain values, recording marks and problems."""
     index = 0
 
+    def skip_subtree() -> None:
+        """Step over the rest of a collection whose start was just read, without recursing."""
+        nonlocal index
+        depth = 1
+        while depth:
+            event = events[index]
+            index += 1
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                depth += 1
+            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                depth -= 1
+
     def node(path: FieldPath) -> Any:
         nonlocal index
         event = events[index]
         index += 1
         loaded.marks.setdefault(path, _pos(event.start_mark))
+        if len(path) >= MAX_DEPTH and isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            loaded.add(path, f"values nested more than {MAX_DEPTH} levels deep",
+                       "flatten it: records need four or five levels at most", "yaml-depth")
+            skip_subtree()
+            return None
         if isinstance(event, yaml.AliasEvent):
             loaded.add(path, f"YAML alias *{event.anchor} is not allowed",
                        "write the value out in full (anchors and aliases are refused)", "yaml-anchor")
             return None
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)) and event.tag not in (None, "!"):
+            loaded.add(path, f"explicit YAML tag {event.tag!r} is not allowed",
+                       "remove the tag and write plain values", "yaml-tag")
         anchor = getattr(event, "anchor", None)
         if anchor:
             loaded.add(path, f"YAML anchor &{anchor} is not allowed",
@@ -221,7 +249,7 @@ def _build(events: list, loaded: Loaded) -> Any:
 def load_text(path: str, raw: bytes) -> Loaded:
     loaded = Loaded(path)
     if len(raw) > MAX_FILE_BYTES:
-        loaded.add((), f"file is {len(raw) // 1024} KiB, over the {MAX_FILE_BYTES // 1024} KiB limit",
+        loaded.add((), f"file is larger than the {MAX_FILE_BYTES // 1024} KiB limit",
                    "split the record or trim long evidence to the relevant lines", "file-too-large")
         return loaded
     if raw.startswith(b"\xef\xbb\xbf"):
@@ -282,11 +310,22 @@ def load_text(path: str, raw: bytes) -> Loaded:
 
 
 def load_file(path) -> Loaded:
+    """Read a record: regular files only (never through a link, never a FIFO or device), at most
+    MAX_FILE_BYTES + 1 bytes, so no file can hang or exhaust the reader."""
     path = Path(path)
+    loaded = Loaded(str(path))
     try:
-        raw = path.read_bytes()
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode):
+            loaded.add((), "is a symbolic link; records are plain files", "replace the link with the file it points to", "file-not-regular")
+            return loaded
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a FIFO" if stat.S_ISFIFO(info.st_mode) else "a folder" if stat.S_ISDIR(info.st_mode) else "a device or socket"
+            loaded.add((), f"is {kind}, not a regular file", "remove it, or rename it so it does not end in .yaml", "file-not-regular")
+            return loaded
+        with open(path, "rb", opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))) as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        loaded = Loaded(str(path))
         loaded.add((), f"cannot read file: {exc.strerror}", "check the path and its permissions", "file-unreadable")
         return loaded
     return load_text(str(path), raw)

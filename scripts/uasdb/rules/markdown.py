@@ -7,6 +7,10 @@ from . import rule
 HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(\s[^>]*)?/?>|<!--")
 LINK_TARGET = re.compile(r"\]\(\s*<?([^)\s>]+)")
 AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]*:[^>\s]*)>")
+# "[label]: target" on a line of its own: a reference-style link definition.
+LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)", re.M)
+# Hugo shortcodes ({{< … >}}, {{% … %}}) and template actions would run when the site renders the text.
+TEMPLATE_DELIMITER = re.compile(r"\{\{[<%/-]|\{\{\s*[.$]")
 
 
 def _texts(record):
@@ -28,6 +32,10 @@ def markdown_safe(record, ctx):
         tag = HTML_TAG.search(AUTOLINK.sub("", text))
         if tag:
             yield Finding(field, f"raw HTML `{tag.group(0)[:30]}` in text", "write plain Markdown; put code in `backticks`")
-        for target in LINK_TARGET.findall(text) + AUTOLINK.findall(text):
+        delimiter = TEMPLATE_DELIMITER.search(text)
+        if delimiter:
+            yield Finding(field, f"`{delimiter.group(0)}` starts a Hugo shortcode or template action",
+                          "remove it; to show braces, put them in `backticks` with a space: `{ {`")
+        for target in LINK_TARGET.findall(text) + AUTOLINK.findall(text) + LINK_DEFINITION.findall(text):
             if not target.lower().startswith("https://") and not target.startswith(("/", "#")):
                 yield Finding(field, f"link to `{target[:40]}` is not https", "link only to https:// pages")

@@ -1,0 +1,59 @@
+"""The hostile corpus (tests/fixtures/hostile/): each record attacks the tools one way; `uasdb validate` must
+answer each with its own clear problem (file, line, field, rule), exit 1, and never a traceback or a hang."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import REPO
+
+HOSTILE = REPO / "tests" / "fixtures" / "hostile"
+EXPECTED = [tuple(line.split("\t")) for line in (HOSTILE / "expected.txt").read_text(encoding="utf-8").splitlines()
+            if line and not line.startswith("#")]
+
+
+def make_tree(tmp_path: Path, name: str) -> Path:
+    adapters = tmp_path / "data" / "adapters"
+    adapters.mkdir(parents=True)
+    (tmp_path / "data" / "chipsets").mkdir()
+    target = adapters / f"{name}.yaml"
+    if name == "symbolic-link":
+        target.symlink_to("/dev/zero")
+    elif name == "fifo":
+        os.mkfifo(target)
+    else:
+        shutil.copy(HOSTILE / f"{name}.yaml", target)
+    return tmp_path / "data"
+
+
+def validate(data: Path):
+    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts"))
+    return subprocess.run([sys.executable, "-m", "uasdb", "validate", str(data)], capture_output=True, text=True,
+                          env=env, timeout=60, cwd=data.parent)
+
+
+def test_every_attack_file_has_an_expectation():
+    named = {name for name, _, _ in EXPECTED}
+    assert {p.stem for p in HOSTILE.glob("*.yaml")} <= named
+    assert {"symbolic-link", "fifo"} <= named
+
+
+@pytest.mark.parametrize("name, rule, message", EXPECTED, ids=[e[0] for e in EXPECTED])
+def test_each_attack_gets_its_own_clear_refusal(tmp_path, name, rule, message):
+    result = validate(make_tree(tmp_path, name))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stdout.splitlines() if line.endswith(f"[{rule}]")]
+    assert lines, result.stdout
+    assert any(line.startswith(f"data/adapters/{name}.yaml:") and message in line for line in lines), lines
+
+
+def test_an_empty_data_tree_is_an_error_not_a_pass(tmp_path):
+    (tmp_path / "data" / "adapters").mkdir(parents=True)
+    result = validate(tmp_path / "data")
+    assert result.returncode == 1 and "no record files" in result.stderr
