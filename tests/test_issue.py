@@ -254,3 +254,57 @@ def test_fresh_probe_output_pasted_into_the_form_becomes_a_report(data_dir, caps
 def test_adapter_named_by_its_id(data_dir):
     text = body("report-for-existing-adapter.md").replace("https://uasdb.github.io/adapters/acme-box/", "acme-box")
     assert issue_mod.from_issue(text, "issue", "octocat", DATE, data_dir).target.adapter_id == "acme-box"
+
+
+# Attacks through the form. Each answer is text to the tools; none may become structure, and a probe block the
+# loader finds fault with is refused with the reason, never half-read.
+FORGED_NOTES = ("Copied 200 GB onto it.\u2028  - date: \"2026-01-01\"\u2028    source:\u2028      tested_by: someone-else"
+                "\u2028    host: pi4\u2028    uas: broken")
+
+
+def test_a_line_separator_in_an_answer_cannot_forge_a_second_report(data_dir):
+    text = body("new-adapter-with-probe.md").replace(
+        "Copied 200 GB onto it over a day from the lower blue USB 3 port with the official 15 W supply, then booted from it twice.",
+        FORGED_NOTES)
+    with pytest.raises(issue_mod.IssueError) as caught:
+        issue_mod.from_issue(text, "issue", "octocat", DATE, data_dir)
+    (problem,) = caught.value.problems
+    assert problem.rule == "issue-text" and "U+2028" in problem.message and problem.field == ("How did you test?",)
+
+
+@pytest.mark.parametrize("change, message", [
+    (("  os: \"Raspberry Pi OS, Debian GNU/Linux 12 (bookworm)\"", "  os: ~"), "leaves `os` without a value"),
+    (("  host: pi4\n", "  host: pi4\n  host: pi5\n"), "duplicate key `host`"),
+    (("# ---- end of uasdb report ----", "# ---- end of uasdb report ----\n# ---- uasdb report for 152d:0578 ----\n- date: \"2026-11-21\"\n# ---- end of uasdb report ----"),
+     "two report blocks for 152d:0578"),
+])
+def test_problems_in_the_probe_block_are_errors_not_silent_guesses(data_dir, change, message):
+    text = body("new-adapter-with-probe.md").replace(*change, 1)
+    assert text != body("new-adapter-with-probe.md")
+    with pytest.raises(issue_mod.IssueError) as caught:
+        issue_mod.from_issue(text, "issue", "octocat", DATE, data_dir)
+    assert any(p.rule == "issue-probe-output" and message in p.message for p in caught.value.problems), \
+        [p.render() for p in caught.value.problems]
+
+
+def test_the_written_record_reads_back_as_exactly_what_the_issue_said(data_dir):
+    result = outcome("new-adapter-with-probe.md", data_dir)
+    (report,) = load_text("x.yaml", result.text.encode()).data["reports"]
+    assert report == issue_mod._as_written(result.report)
+
+
+def test_the_bot_comment_fence_outlasts_any_backticks_in_the_answers():
+    problems_text = "issue:3:1: How did you test?: ```` breaks out ``` of a fence [issue-text]\n"
+    comment = issue_mod.comment_markdown(problems_text)
+    fence = comment.split("\n")[2]
+    assert set(fence) == {"`"} and len(fence) == 5
+    assert comment.count(fence) == 2 and problems_text.strip() in comment
+
+
+def test_a_long_line_of_blanks_in_the_body_is_read_in_linear_time():
+    """`### a` followed by 65,000 blanks took 15 s under a backtracking pattern."""
+    import time
+    started = time.perf_counter()
+    parsed = issue_mod.parse_issue(body("new-adapter-with-probe.md") + "\n### a" + " " * 65_000 + "b\n")
+    assert time.perf_counter() - started < 2.0
+    assert parsed.value("usb_id")

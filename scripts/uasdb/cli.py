@@ -113,7 +113,7 @@ def cmd_import(args) -> int:
 
 def cmd_from_issue(args) -> int:
     from .issue import run_from_issue
-    return run_from_issue(args.source, args.author, args.date, args.write, args.data, args.issue, args.summary)
+    return run_from_issue(args.source, args.author, args.date, args.write, args.data, args.issue, args.summary, args.comment)
 
 
 def cmd_diff(args) -> int:
@@ -162,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--date", help="the issue's creation date, YYYY-MM-DD (default: today)")
     p.add_argument("--issue", help="issue number, for the summary")
     p.add_argument("--summary", metavar="FILE", help="write a Markdown summary (the pull request body) here")
+    p.add_argument("--comment", metavar="FILE", help="when the issue has problems, write the reply to its author here (Markdown)")
     p.add_argument("--data", metavar="DIR", help="data folder (default: data/)")
     p.add_argument("--write", action="store_true", help="write the record instead of printing it")
     p.set_defaults(func=cmd_from_issue)

@@ -37,11 +37,20 @@ from .database import DATA_DIR, REPO_ROOT, check
 from .loader import load_text
 from .problems import Problem
 from .probe import REPORT_END, REPORT_START_RE, find_usb_ids, parse_lsusb_tree, slugify, storage_interfaces, yaml_mapping
+from .rules.text import INVISIBLE
 from .schema import load_schema
 
 FORM_PATH = REPO_ROOT / ".github" / "ISSUE_TEMPLATE" / "adapter-report.yml"
 NO_RESPONSE = "_No response_"
-SECTION = re.compile(r"^### (.+?)\s*$")
+
+
+def _heading(line: str) -> Optional[str]:
+    """The label of a `### Label` line (linear: a backtracking pattern took seconds on a line of blanks)."""
+    if not line.startswith("### "):
+        return None
+    label = line[4:].rstrip()
+    return label or None
+
 SITE_ADAPTER_URL = re.compile(r"/adapters/([a-z0-9]+(?:-[a-z0-9]+)*)/?$")
 ADAPTER_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # Form answers that go straight into the report, by field id.
@@ -131,14 +140,20 @@ def parse_issue(body: str, path: str = "issue", form_path: Path = FORM_PATH) -> 
     for number, raw in enumerate(body.split("\n"), start=1):
         if raw.strip().startswith("```"):
             fence = not fence
-        heading = None if fence else SECTION.match(raw)
-        if heading and heading.group(1) in by_label:
+        heading = None if fence else _heading(raw)
+        if heading and heading in by_label:
             close()
-            current = (heading.group(1), number, [])
+            current = (heading, number, [])
         elif current is not None:
             current[2].append(raw)
     close()
     issue = Issue(path, sections)
+    for field_id, section in sections.items():
+        found = INVISIBLE.search(section.value or "")
+        if found:
+            issue.problem(field_id, f"the answer holds the invisible character U+{ord(found.group(0)):04X}",
+                          "retype the answer (or paste it as plain text); such characters can split lines or reorder text",
+                          "issue-text")
     if not sections:
         issue.problems.append(Problem(path, 1, 1, ("issue body",), "no section of the adapter-report form found",
                                       "open the issue from the 'Adapter report' form, or keep its `### ` headings", "issue-not-a-form"))
@@ -188,6 +203,10 @@ def probe_report(issue: Issue, usb_id: Optional[str]) -> Optional[Dict[str, Any]
     for line in text.split("\n"):
         start = REPORT_START_RE.match(line.strip())
         if start:
+            if start.group(1) in blocks:
+                issue.problem("probe", f"the probe output has two report blocks for {start.group(1)}",
+                              "paste the output of one probe run, unchanged", "issue-probe-output")
+                return None
             current = blocks.setdefault(start.group(1), [])
         elif line.strip() == REPORT_END:
             current = None
@@ -206,12 +225,31 @@ def probe_report(issue: Issue, usb_id: Optional[str]) -> Optional[Dict[str, Any]
             return None
     wrapped = "reports:\n" + "\n".join(blocks[usb_id]) + "\n"
     loaded = load_text(issue.path, wrapped.encode("utf-8"))
-    if loaded.data is None or not isinstance(loaded.data.get("reports"), list) or not loaded.data["reports"]:
-        what = loaded.problems[0].message if loaded.problems else "it is not a report"
+    errors = [p for p in loaded.problems if p.severity == "error"]
+    reports = (loaded.data or {}).get("reports")
+    if errors or not isinstance(reports, list) or len(reports) != 1 or not isinstance(reports[0], dict):
+        what = (f"line {errors[0].line}: {errors[0].message}" if errors
+                else "it holds more than one report" if isinstance(reports, list) and len(reports) > 1 else "it is not a report")
         issue.problem("probe", f"the report block cannot be read ({what})",
                       "paste the probe output unchanged, inside the form's box", "issue-probe-output")
         return None
-    return dict(loaded.data["reports"][0])
+    empty = _empty_fields(reports[0])
+    if empty:
+        issue.problem("probe", f"the report block leaves `{empty[0]}` without a value",
+                      "paste the probe output unchanged; delete a line rather than blank its value", "issue-probe-output")
+        return None
+    return dict(reports[0])
+
+
+def _empty_fields(value, path: str = "") -> List[str]:
+    """Dotted names of fields whose value is null (`os: ~`, `os:`), which would be written as text."""
+    if value is None:
+        return [path or "(report)"]
+    if isinstance(value, dict):
+        return [f for key, child in value.items() for f in _empty_fields(child, f"{path}.{key}" if path else str(key))]
+    if isinstance(value, list):
+        return [f for index, child in enumerate(value) for f in _empty_fields(child, f"{path}[{index}]")]
+    return []
 
 
 def build_report(issue: Issue, author: Optional[str], date: datetime.date) -> Tuple[Optional[str], Dict[str, Any]]:
@@ -429,11 +467,60 @@ def from_issue(body: str, path: str, author: Optional[str], date: datetime.date,
             raise IssueError(issue.problems)
     else:
         text = appended_text(target.path.read_text(encoding="utf-8"), report)
+    intended = _intended_data(target, issue, usb_id, report)
+    written = load_text(path, text.encode("utf-8"))
+    if written.data != intended:
+        raise IssueError([Problem(path, issue.line("how_tested"), 1, ("issue body",),
+                                  "the answers would change the record's structure, not only its text",
+                                  "remove unusual characters (line separators, control characters) from the answers",
+                                  "issue-structure")])
     problems = _validate(text, target.adapter_id, data_dir)
     if problems:
         rewritten = [Problem(path, issue.line("usb_id"), 1, p.field, p.message, p.fix, p.rule) for p in problems]
         raise IssueError(rewritten)
     return Outcome(target, text, report, usb_id)
+
+
+def _intended_data(target: Target, issue: Issue, usb_id: str, report: Dict[str, Any]) -> Dict[str, Any]:
+    """What the written record must read back as: the new record, or the existing one plus the report."""
+    if target.new:
+        record: Dict[str, Any] = {"id": target.adapter_id, "name": issue.value("name").strip()}
+        for field_id in ("vendor", "model"):
+            if issue.value(field_id):
+                record[field_id] = issue.value(field_id).strip()
+        record["kind"] = _dropdown(issue, "kind", _schema_enum("kind"))
+        record["drive_interface"] = _dropdown(issue, "drive_interface", _schema_enum("drive_interface"))
+        vid, pid = usb_id.split(":")
+        record["usb_ids"] = [{"vid": vid, "pid": pid}]
+    else:
+        record = load_text(str(target.path), target.path.read_bytes()).data
+        record = dict(record, reports=list(record.get("reports", [])))
+    # What the YAML writer does to text by design: tabs become four spaces, trailing newlines go.
+    record["reports"] = (record.get("reports", []) if not target.new else []) + [_as_written(report)]
+    return record
+
+
+def _as_written(value):
+    if isinstance(value, str) and "\n" in value:  # a literal block: see probe.yaml_block
+        lines = value.replace("\t", "    ").rstrip("\n").split("\n")
+        return "\n".join(line if line.strip() else "" for line in lines)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return {k: _as_written(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_written(v) for v in value]
+    return value
+
+
+def comment_markdown(problems_text: str) -> str:
+    """The bot's reply when an issue cannot become a pull request: the problems in a code fence longer than any
+    run of backticks in them, so no answer can close the fence and write Markdown of its own."""
+    longest = max((len(run) for run in re.findall(r"`+", problems_text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return ("Thanks! The report could not be turned into a pull request yet:\n\n"
+            f"{fence}\n{problems_text.rstrip()}\n{fence}\n\n"
+            "Please edit the issue to fix these; a maintainer will add the `adapter-report` label again.\n")
 
 
 def summary(outcome: Outcome, issue_number: Optional[str]) -> str:
@@ -454,7 +541,7 @@ def summary(outcome: Outcome, issue_number: Optional[str]) -> str:
 
 
 def run_from_issue(source: str, author: Optional[str], date: Optional[str], write: bool, data_dir: Optional[str],
-                   issue_number: Optional[str], summary_path: Optional[str]) -> int:
+                   issue_number: Optional[str], summary_path: Optional[str], comment_path: Optional[str] = None) -> int:
     if source == "-":
         body, path = sys.stdin.read(), "issue"
     else:
@@ -471,9 +558,11 @@ def run_from_issue(source: str, author: Optional[str], date: Optional[str], writ
     try:
         outcome = from_issue(body, path, author, when, Path(data_dir) if data_dir else DATA_DIR)
     except IssueError as exc:
-        for problem in exc.problems:
-            print(problem.render())
+        rendered = "".join(problem.render() + "\n" for problem in exc.problems)
+        sys.stdout.write(rendered)
         print(f"{len(exc.problems)} problem(s) in the issue; nothing was written", file=sys.stderr)
+        if comment_path:
+            Path(comment_path).write_text(comment_markdown(rendered), encoding="utf-8")
         return 1
     if summary_path:
         Path(summary_path).write_text(summary(outcome, issue_number), encoding="utf-8")
