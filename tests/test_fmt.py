@@ -88,3 +88,88 @@ def test_check_mode_reports_and_changes_nothing(tmp_path):
     assert result.returncode == 0 and target.read_text() != SCRAMBLED
     result = subprocess.run([sys.executable, "-m", "uasdb", "fmt", "--check", str(tmp_path / "data")], capture_output=True, text=True, env=env)
     assert result.returncode == 0
+
+
+# fmt must never change what a record says. Each case below used to: trailing blanks in a literal block were
+# stripped, long plain values were re-wrapped (their runs of spaces collapsed), links were written through, a
+# folder named *.yaml made a traceback, and an alias-heavy file kept ruamel busy for minutes.
+import os
+import subprocess
+import sys
+
+from hypothesis import given, settings, strategies as st
+
+from helpers import REPO
+from uasdb.loader import load_text
+
+BASE = "id: acme\nname: Acme\nkind: enclosure\ndrive_interface: sata\nreports:\n  - date: \"2021-01-01\"\n" \
+       "    source:\n      url: https://example.org/a\n    host: pi4\n"
+
+
+def same_data(raw: str) -> str:
+    text = canonical_text(path(), raw.encode())
+    assert load_text("a.yaml", text.encode()).data == load_text("a.yaml", raw.encode()).data
+    return text
+
+
+def test_trailing_blanks_inside_a_literal_block_are_kept():
+    raw = BASE + "    evidence:\n      dmesg: |-\n        [ 1.0] usb 2-1: Product: X   \n        [ 1.1] scsi host0: uas\n"
+    assert "Product: X   \n" in same_data(raw)
+
+
+def test_a_long_plain_value_is_not_rewrapped():
+    raw = BASE + "    notes: " + "word  with  double  spaces " * 300 + "end\n"
+    assert len(same_data(raw).splitlines()) == len(raw.splitlines()) + 1  # only the schema comment is added
+
+
+def run_fmt(*args, cwd):
+    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts"))
+    return subprocess.run([sys.executable, "-m", "uasdb", "fmt", *args], capture_output=True, text=True, env=env,
+                          cwd=cwd, timeout=60)
+
+
+def test_fmt_never_writes_through_a_link_nor_trips_on_a_folder(tmp_path):
+    adapters = tmp_path / "data" / "adapters"
+    adapters.mkdir(parents=True)
+    outside = tmp_path / "outside.yaml"
+    outside.write_text(SCRAMBLED)
+    (adapters / "acme.yaml").symlink_to(outside)
+    (adapters / "folder.yaml").mkdir()
+    result = run_fmt("data", cwd=tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "acme.yaml: not formatted: is a symbolic link" in result.stderr
+    assert "folder.yaml: not formatted: is a folder" in result.stderr
+    assert outside.read_text() == SCRAMBLED
+
+
+def test_an_alias_heavy_file_is_refused_at_once():
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"] + [f"a{i}: &a{i} [" + ", ".join([f"*a{i-1}"] * 10) + "]" for i in range(1, 9)]
+    raw = ("\n".join(lines) + "\nid: acme\n").encode()
+    import time
+    started = time.perf_counter()
+    assert canonical_text(path(), raw) is None
+    assert time.perf_counter() - started < 2.0
+
+
+# Generated records: text with blanks, unicode, long lines, several lines and comments; fmt keeps the data.
+PRINTABLE = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp"), blacklist_characters="\ufeff\x85"),
+                    min_size=1, max_size=120)
+LINE = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp"), blacklist_characters="\ufeff\x85"), max_size=200)
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=PRINTABLE, notes=st.lists(LINE, min_size=1, max_size=6), comment=st.booleans(), shuffle=st.randoms())
+def test_formatting_never_changes_the_data(name, notes, comment, shuffle):
+    import json
+    block = "\n".join(("        " + line) if line.strip() else "" for line in notes).rstrip()
+    fields = [f"name: {json.dumps(name, ensure_ascii=False)}", "kind: enclosure", "drive_interface: sata",
+              "reports:\n  - date: \"2021-01-01\"\n    source:\n      url: https://example.org/a\n    host: pi4\n"
+              + (f"    notes: |-\n{block}" if block.strip() else "    notes: x")]
+    shuffle.shuffle(fields)
+    raw = "id: acme\n" + ("# a comment\n" if comment else "") + "\n".join(fields) + "\n"
+    before = load_text("a.yaml", raw.encode())
+    if before.data is None:
+        return
+    text = canonical_text(path(), raw.encode())
+    if text is not None:
+        assert load_text("a.yaml", text.encode()).data == before.data

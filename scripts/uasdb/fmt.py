@@ -15,14 +15,14 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from .database import discover, display_path, kind_of
-from .loader import MAX_FILE_BYTES
+from .loader import MAX_FILE_BYTES, load_file, load_text
 from .schema import load_schema
 
 
 def _yaml() -> YAML:
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
-    yaml.width = 4096  # never re-wrap a contributor's lines
+    yaml.width = 1 << 30  # never re-wrap a contributor's lines (wrapping a plain value collapses its spaces)
     yaml.indent(mapping=2, sequence=4, offset=2)
     return yaml
 
@@ -51,9 +51,15 @@ def _reorder(node: Any, schema: Optional[Dict[str, Any]]) -> Any:
 
 
 def canonical_text(path: Path, raw: bytes) -> Optional[str]:
-    """The formatted text of a record, or None when it cannot be parsed (validate explains why)."""
+    """The formatted text of a record, or None when it cannot be parsed (validate explains why) or when
+    formatting would change what the record says (then it is left for a person to fix)."""
     kind = kind_of(path)
     if kind is None or len(raw) > MAX_FILE_BYTES:
+        return None
+    before = load_text(str(path), raw)
+    # Our loader first: it refuses anchors and aliases (an alias-heavy file would take ruamel minutes) and
+    # anything else that is not plain data.
+    if before.data is None or any(p.rule in ("yaml-anchor", "yaml-tag", "yaml-depth", "yaml-syntax") for p in before.problems):
         return None
     try:
         text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
@@ -77,8 +83,16 @@ def canonical_text(path: Path, raw: bytes) -> Optional[str]:
     if lines and lines[0].startswith("# yaml-language-server:"):
         lines = lines[1:]
     body = "\n".join([header] + lines)
-    body = "\n".join(line.rstrip() for line in body.split("\n")).rstrip("\n") + "\n"
-    return body
+    # Trailing blanks go, except where they are part of a value (a literal block keeps them): prove it.
+    for candidate in ("\n".join(line.rstrip() for line in body.split("\n")).rstrip("\n") + "\n",
+                      body.rstrip("\n") + "\n"):
+        if load_text(str(path), candidate.encode("utf-8")).data == before.data:
+            return candidate
+    raise FormatChangesData(display_path(path))
+
+
+class FormatChangesData(Exception):
+    """Formatting would change a value; the file is left as it is."""
 
 
 def _detab_indent(line: str) -> str:
@@ -90,14 +104,27 @@ def _detab_indent(line: str) -> str:
 def run_fmt(paths: List[Path], check_only: bool) -> int:
     changed: List[str] = []
     unparsable: List[str] = []
+    refused: List[str] = []
     for path in discover(paths):
+        shown = display_path(path)
+        loaded = load_file(path)  # regular files only, bounded: never through a link, never a FIFO
+        if loaded.data is None and any(p.rule in ("file-not-regular", "file-unreadable", "file-too-large") for p in loaded.problems):
+            print(f"{shown}: not formatted: {loaded.problems[0].message} — {loaded.problems[0].fix}", file=sys.stderr)
+            refused.append(shown)
+            continue
         raw = path.read_bytes()
-        formatted = canonical_text(path, raw)
+        try:
+            formatted = canonical_text(path, raw)
+        except FormatChangesData:
+            print(f"{shown}: not formatted: the canonical layout would change a value (trailing blanks or spacing "
+                  f"inside it); format this file by hand and check it with `uasdb validate {shown}`", file=sys.stderr)
+            refused.append(shown)
+            continue
         if formatted is None:
-            unparsable.append(display_path(path))
+            unparsable.append(shown)
             continue
         if formatted.encode("utf-8") != raw:
-            changed.append(display_path(path))
+            changed.append(shown)
             if not check_only:
                 path.write_text(formatted, encoding="utf-8", newline="\n")
     for name in unparsable:
@@ -105,9 +132,9 @@ def run_fmt(paths: List[Path], check_only: bool) -> int:
     if check_only:
         for name in changed:
             print(f"{name}: needs formatting — run `uasdb fmt {name}`")
-        if changed or unparsable:
+        if changed or unparsable or refused:
             print(f"{len(changed)} file(s) need formatting", file=sys.stderr)
-        return 1 if changed or unparsable else 0
+        return 1 if changed or unparsable or refused else 0
     for name in changed:
         print(f"formatted {name}")
-    return 1 if unparsable else 0
+    return 1 if unparsable or refused else 0
