@@ -62,3 +62,13 @@ def test_empty_value(tmp_path):
     line = path.read_text().split("\n").index("vendor:") + 1
     p = only(check([data]).problems, "schema-type")
     assert p.message == "the value is empty" and (p.line, p.column) == (line, 8)
+
+
+def test_patterns_mean_the_same_to_python_and_ecmascript_validators(check_records):
+    """Python's `$` also matches before a final newline and its `\\d` takes any script's digits; ECMAScript's do
+    not. The schema is written so both read it alike: a trailing newline and Arabic-Indic digits are refused by
+    the fast validator and explained by the full one (no `schema-internal` disagreement)."""
+    problems = check_records([adapter(report={"usb_id": "152d:0578\n", "date": "\u0662\u0660\u0662\u0661"})])
+    assert not [p for p in problems if p.rule == "schema-internal"]
+    fields = {p.field for p in problems if p.rule == "schema-pattern"}
+    assert ("reports", 0, "usb_id") in fields and ("reports", 0, "date") in fields

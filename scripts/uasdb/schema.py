@@ -156,7 +156,7 @@ def schema_problems(kind: str, loaded: Loaded) -> List[Problem]:
     for error in sorted(_full_validator(kind).iter_errors(loaded.data), key=lambda e: list(map(str, e.absolute_path))):
         problems.extend(_messages_for(error, loaded))
     if not problems:  # the two validators disagree: report rather than pass silently
-        problems.append(loaded.problem((), "record failed schema validation", "run `uasdb validate` with --verbose and report a bug", "schema-internal"))
+        problems.append(loaded.problem((), "record failed schema validation", "report it as a uasdb bug with this file attached: the two schema validators disagree about it", "schema-internal"))
     return problems
 
 
