@@ -57,3 +57,19 @@ def test_an_empty_data_tree_is_an_error_not_a_pass(tmp_path):
     (tmp_path / "data" / "adapters").mkdir(parents=True)
     result = validate(tmp_path / "data")
     assert result.returncode == 1 and "no record files" in result.stderr
+
+
+@pytest.mark.parametrize("file_name, record_id, advice", [
+    ("Acme Box", "acme-box", "rename the file to `acme-box.yaml`"),
+    ("acme-box", "Acme_Box", "set `id: acme-box`"),
+])
+def test_advice_for_a_mismatched_name_only_suggests_valid_ids(tmp_path, file_name, record_id, advice):
+    adapters = tmp_path / "data" / "adapters"
+    adapters.mkdir(parents=True)
+    text = (HOSTILE / "bidi-in-name.yaml").read_text(encoding="utf-8")
+    text = text.replace("id: bidi-in-name", f"id: {record_id}").replace("\u202e", "")
+    (adapters / f"{file_name}.yaml").write_text(text, encoding="utf-8")
+    result = validate(tmp_path / "data")
+    (line,) = [line for line in result.stdout.splitlines() if line.endswith("[id-matches-filename]")]
+    assert advice in line
+    assert "set `id: Acme" not in line and "rename the file to `Acme" not in line

@@ -1,4 +1,5 @@
 """Identity: the file name is the id is the URL slug; ids and aliases are unique."""
+import re
 from pathlib import Path
 
 from ..problems import Finding
@@ -8,9 +9,26 @@ from . import rule
 @rule("id-matches-filename", "`id` equals the file name without .yaml", kinds=("adapter", "chipset"))
 def id_matches_filename(record, ctx):
     stem = Path(record.path).stem
-    if record.data.get("id") != stem:
-        yield Finding(("id",), f"id `{record.data.get('id')}` differs from the file name `{stem}.yaml`",
-                      f"set `id: {stem}` or rename the file to `{record.data.get('id')}.yaml`")
+    record_id = record.data.get("id")
+    if record_id != stem:
+        # Only ever suggest a name that is itself a valid id (lowercase letters, digits, single hyphens).
+        options = []
+        if VALID_ID.match(stem):
+            options.append(f"set `id: {stem}`")
+        if isinstance(record_id, str) and VALID_ID.match(record_id):
+            options.append(f"rename the file to `{record_id}.yaml`")
+        if not options:
+            slug = _slug(record_id if isinstance(record_id, str) and record_id else stem)
+            options.append(f"name both `{slug}` (`id: {slug}` in `{slug}.yaml`)" if slug else
+                           "choose an id of lowercase letters, digits and single hyphens, and name the file after it")
+        yield Finding(("id",), f"id `{record_id}` differs from the file name `{stem}.yaml`", " or ".join(options))
+
+
+VALID_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*\Z")
+
+
+def _slug(text: str) -> str:
+    return "-".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
 @rule("unique-ids", "ids and aliases are unique among records of one kind", scope="tree", kinds=("adapter", "chipset"))
