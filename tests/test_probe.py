@@ -376,3 +376,28 @@ def test_bootloader_from_vcgencmd_when_the_device_tree_has_none(capsys, tmp_path
     shutil.copy(CAPTURED / "ironsheep-91-vcgencmd-bootloader-version.txt", tmp_path / "vcgencmd-bootloader.txt")
     report = the_report(capsys, "--root", str(TREES / "pi4-user-quirk"), "--captured", str(tmp_path), "--handle", "octocat")
     assert report["bootloader"] == "2023-01-11"
+
+
+@pytest.mark.parametrize("where", ["/dev", "/dev/", "/proc", "/sys/block"])
+def test_write_benchmark_refuses_system_folders(where):
+    with pytest.raises(probe.ProbeError, match="never a device or file"):
+        probe.check_bench_targets(probe.BenchPlan(None, where, 1, 0.1))
+
+
+def test_write_benchmark_refuses_a_link_into_dev(tmp_path):
+    (tmp_path / "looks-harmless").symlink_to("/dev")
+    with pytest.raises(probe.ProbeError, match="never a device or file"):
+        probe.check_bench_targets(probe.BenchPlan(None, str(tmp_path / "looks-harmless"), 1, 0.1))
+
+
+def test_write_benchmark_never_writes_through_a_planted_link(tmp_path, monkeypatch):
+    """The scratch file used to be uasdb-probe-<pid>.tmp; a link planted at that name was written through."""
+    victim = tmp_path / "victim"
+    victim.write_text("keep me")
+    drive = tmp_path / "drive"
+    drive.mkdir()
+    for pid in (os.getpid(), os.getpid() + 1):
+        (drive / f"uasdb-probe-{pid}.tmp").symlink_to(victim)
+    probe.run_benchmarks(probe.BenchPlan(None, str(drive), 1, 0.05), progress_enabled=False, use_tools=False)
+    assert victim.read_text() == "keep me"
+    assert sorted(p.name for p in drive.iterdir()) == sorted(f"uasdb-probe-{pid}.tmp" for pid in (os.getpid(), os.getpid() + 1))

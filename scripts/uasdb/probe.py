@@ -34,6 +34,7 @@ import random
 import re
 import shutil
 import stat
+import tempfile
 import struct
 import subprocess
 import sys
@@ -1176,7 +1177,9 @@ def check_bench_targets(plan: BenchPlan) -> None:
             raise ProbeError(f"cannot read {plan.read_device} as this user; run the probe with sudo for the read benchmark")
     if plan.write_dir:
         target = Path(plan.write_dir)
-        if plan.write_dir.startswith("/dev/") or (target.exists() and not target.is_dir()):
+        real = os.path.realpath(plan.write_dir)
+        if any(real == top or real.startswith(top + "/") for top in ("/dev", "/proc", "/sys", "/run")) \
+                or (target.exists() and not target.is_dir()):
             raise ProbeError(f"--bench-write {plan.write_dir}: give a directory on a mounted filesystem, never a device or file")
         if not target.is_dir():
             raise ProbeError(f"--bench-write {plan.write_dir} is not a directory; mount the drive and name a folder on it")
@@ -1249,7 +1252,7 @@ def own_sequential_read(path: str, size: int, progress: Progress, block: int = 1
 def own_random_io(path: str, span: int, seconds: float, progress: Progress, write: bool = False) -> Tuple[float, str]:
     """MB/s of 4 KiB reads (or writes) at random 4 KiB-aligned offsets within the first `span` bytes."""
     block = 4096
-    fd, direct = _open_direct(path, os.O_RDWR if write else os.O_RDONLY)
+    fd, direct = _open_direct(path, (os.O_RDWR | getattr(os, "O_NOFOLLOW", 0)) if write else os.O_RDONLY)
     buffer = _aligned_buffer(block)
     if write:
         buffer.write(os.urandom(block))
@@ -1344,8 +1347,12 @@ def run_benchmarks(plan: BenchPlan, progress_enabled: bool = True, use_tools: bo
                 value, note = own_random_io(plan.read_device, size * 4, plan.seconds, Progress("rand4k-read", progress_enabled))
                 add("rand4k-read", value, "other", note)
         if plan.write_dir:
-            scratch = str(Path(plan.write_dir) / f"uasdb-probe-{os.getpid()}.tmp")
+            # An unpredictable name, created here (O_EXCL): nobody can plant a link for the test to write through.
+            handle, scratch = tempfile.mkstemp(prefix="uasdb-probe-", suffix=".tmp", dir=plan.write_dir)
+            os.close(handle)
             try:
+                if not fio:
+                    os.unlink(scratch)  # own_sequential_write creates it again, exclusively
                 if fio:
                     add("seq-write", fio_run([f"--name=seq-write", f"--filename={scratch}", "--rw=write", "--bs=1M",
                                               f"--size={plan.size_mib}M", "--direct=1", "--end_fsync=1"]), "fio",
