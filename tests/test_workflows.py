@@ -32,3 +32,12 @@ def test_actions_are_pinned_by_full_commit_sha():
 def test_every_workflow_declares_permissions():
     for workflow in WORKFLOWS:
         assert re.search(r"^permissions:", workflow.read_text(), re.M), f"{workflow.name} has no top-level permissions"
+
+
+def test_pull_requests_the_issue_bot_opens_still_get_ci():
+    """GITHUB_TOKEN's pull requests trigger no workflows; the bot must dispatch CI, and CI must accept that."""
+    bot = (REPO / ".github" / "workflows" / "issue-to-pr.yml").read_text()
+    ci = (REPO / ".github" / "workflows" / "ci.yml").read_text()
+    assert 'gh workflow run ci.yml --repo "$GITHUB_REPOSITORY" --ref "$branch"' in bot
+    assert "actions: write" in bot
+    assert re.search(r"^  workflow_dispatch:", ci, re.M)
