@@ -971,6 +971,7 @@ def summary_lines(system: System, devices: List[Device], notes: List[str]) -> Li
 
 _PLAIN_SAFE = re.compile(r"^[a-z][a-z0-9-]*$|^[0-9]+M$")
 _YAML_WORDS = {"yes", "no", "on", "off", "true", "false", "null", "y", "n"}
+_YAML_BREAKS = "\u0085\u2028\u2029"  # line breaks to YAML 1.1 readers (and to JavaScript, for the last two)
 
 
 def yaml_scalar(value: Any) -> str:
@@ -981,12 +982,15 @@ def yaml_scalar(value: Any) -> str:
     text = str(value)
     if _PLAIN_SAFE.match(text) and text not in _YAML_WORDS:
         return text
-    return json.dumps(text, ensure_ascii=False)  # a JSON string is a valid YAML double-quoted scalar
+    # A JSON string is a valid YAML double-quoted scalar. Characters some YAML readers take for line breaks are
+    # escaped, so no reader sees a break the text did not have.
+    return "".join(f"\\u{ord(ch):04x}" if ch in _YAML_BREAKS else ch for ch in json.dumps(text, ensure_ascii=False))
 
 
 def yaml_block(text: str, indent: int) -> List[str]:
     """A literal block (`|-`) holding `text` verbatim; tabs become spaces (the loader refuses tabs)."""
-    clean = "".join(ch for ch in text.replace("\t", "    ") if ch == "\n" or ch >= " ").rstrip("\n")
+    clean = "".join(ch for ch in text.replace("\t", "    ")
+                    if ch == "\n" or (ch >= " " and ch not in _YAML_BREAKS and not "\x7f" <= ch <= "\x9f")).rstrip("\n")
     lines = clean.split("\n")
     header = "|-" if not lines[0].startswith(" ") else "|2-"
     return [header] + [(" " * indent + line) if line.strip() else "" for line in lines]
