@@ -19,7 +19,7 @@ from .schema import schema_problems
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA_DIR = REPO_ROOT / "data"
-KIND_DIRS = {"adapter": "adapters", "chipset": "chipsets"}
+KIND_DIRS = {"adapter": "adapters", "chipset": "chipsets", "distribution": "distributions"}
 
 
 @dataclass
@@ -106,7 +106,7 @@ def _load_one(path: Path):
     loaded.problems = [dataclasses.replace(p, file=loaded.path) for p in loaded.problems]
     problems = list(loaded.problems)
     if kind is None:
-        problems.append(loaded.problem((), "not inside data/adapters/ or data/chipsets/",
+        problems.append(loaded.problem((), "not inside data/adapters/, data/chipsets/ or data/distributions/",
                                        "move the file into the folder for its kind", "file-location"))
         return kind, loaded, problems
     if path.suffix != ".yaml":

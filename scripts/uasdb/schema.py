@@ -21,7 +21,7 @@ from .loader import Loaded
 from .problems import Problem
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schema"
-KINDS = ("adapter", "chipset")
+KINDS = ("adapter", "chipset", "distribution")
 
 
 @lru_cache(maxsize=None)

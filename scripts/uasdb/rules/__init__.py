@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List
 
 RULE_MODULES = ("identity", "references", "usb_ids", "quirks", "reports", "evidence", "dates", "markdown", "throughput",
-                "kernel_quirks", "usb_names", "text")
+                "kernel_quirks", "usb_names", "text", "distributions")
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from ..problems import Finding
 from . import rule
 
 
-@rule("id-matches-filename", "`id` equals the file name without .yaml", kinds=("adapter", "chipset"))
+@rule("id-matches-filename", "`id` equals the file name without .yaml", kinds=("adapter", "chipset", "distribution"))
 def id_matches_filename(record, ctx):
     stem = Path(record.path).stem
     record_id = record.data.get("id")
@@ -31,9 +31,9 @@ def _slug(text: str) -> str:
     return "-".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
-@rule("unique-ids", "ids and aliases are unique among records of one kind", scope="tree", kinds=("adapter", "chipset"))
+@rule("unique-ids", "ids and aliases are unique among records of one kind", scope="tree", kinds=("adapter", "chipset", "distribution"))
 def unique_ids(records, ctx):
-    for kind in ("adapter", "chipset"):
+    for kind in ("adapter", "chipset", "distribution"):
         of_kind = [r for r in records if r.kind == kind]
         # Ids claim their names before aliases do, so the alias is the one reported as the clash.
         names = [(r, ("id",), r.data.get("id")) for r in of_kind]
@@ -49,7 +49,7 @@ def unique_ids(records, ctx):
                 seen.setdefault(name, record)
 
 
-@rule("schema-comment", "the first line points editors at the schema", kinds=("adapter", "chipset"), fixable=True)
+@rule("schema-comment", "the first line points editors at the schema", kinds=("adapter", "chipset", "distribution"), fixable=True)
 def schema_comment(record, ctx):
     expected = f"# yaml-language-server: $schema=../../schema/{record.kind}.schema.json"
     first = record.text.split("\n", 1)[0]

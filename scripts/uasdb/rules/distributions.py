@@ -1,0 +1,37 @@
+"""Distribution quirk lists: letters the kernel knows, each USB ID once, entries in date order."""
+from ..problems import Finding
+from . import rule
+
+
+@rule("distribution-flags-known", "every letter a distribution sets is in the kernel's usb-storage.quirks table",
+      kinds=("distribution",))
+def distribution_flags_known(record, ctx):
+    for index, entry in enumerate(record.data.get("entries", [])):
+        unknown = sorted({c for c in entry.get("flags", "") if c not in ctx.quirk_letters})
+        if unknown:
+            known = ", ".join(f"{k}={v}" for k, v in sorted(ctx.quirk_letters.items()))
+            yield Finding(("entries", index, "flags"), f"unknown quirk letter(s) {', '.join(unknown)}",
+                          f"copy the letters exactly from the distribution's file; the kernel knows {known}")
+
+
+@rule("distribution-entry-unique", "a distribution lists each USB ID once (the kernel would use only the first)",
+      kinds=("distribution",))
+def distribution_entry_unique(record, ctx):
+    first = {}
+    for index, entry in enumerate(record.data.get("entries", [])):
+        usb_id = f"{entry.get('vid')}:{entry.get('pid')}"
+        if usb_id in first:
+            yield Finding(("entries", index), f"{usb_id} is already entry {first[usb_id] + 1}",
+                          "keep one entry per ID; say in its `reason` if the file repeats it")
+        else:
+            first[usb_id] = index
+
+
+@rule("distribution-added-before-seen", "no entry was added after the file version it was read from",
+      kinds=("distribution",))
+def distribution_added_before_seen(record, ctx):
+    seen = str(record.data.get("seen", {}).get("date", ""))
+    for index, entry in enumerate(record.data.get("entries", [])):
+        if seen and str(entry.get("added_on", "")) > seen:
+            yield Finding(("entries", index, "added_on"), f"added on {entry['added_on']}, after the version read ({seen})",
+                          "check the date of the change, or read the newer file and update `seen`")
