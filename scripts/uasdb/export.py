@@ -258,8 +258,12 @@ def _wrap(result: Any, generated_at: str) -> Dict[str, Any]:
 
 
 def _write_json(path: Path, payload: Any) -> None:
+    _write_text(path, _dumps(payload))
+
+
+def _write_text(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=False) + "\n", encoding="utf-8")
+    path.write_text(text + "\n", encoding="utf-8")
 
 
 CSV_COLUMNS = ["id", "name", "vendor", "model", "kind", "drive_interface", "chipset", "usb_ids",
@@ -280,16 +284,33 @@ def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
     return out.getvalue()
 
 
+def _dumps(payload: Any) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+
+
+def _spliced(payload: Any, placeholder: str, encoded: str) -> str:
+    """`payload` as JSON with the string `placeholder` replaced by already-encoded JSON: each adapter is
+    encoded once and reused in site.json, adapters.json and its own file (the export's largest cost)."""
+    text = _dumps(payload)
+    quoted = _dumps(placeholder)
+    assert text.count(quoted) == 1, "placeholder must occur exactly once"
+    return text.replace(quoted, encoded, 1)
+
+
 def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
     if out_dir.exists():
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True)
     site = dict(site, generated_at=generated_at)
-    _write_json(out_dir / "site.json", site)
+    placeholder = "\u0000adapters\u0000"  # cannot occur in data: the loader refuses control characters
+    encoded = {a["id"]: _dumps(a) for a in site["adapters"]}
+    all_adapters = "[" + ",".join(encoded[a["id"]] for a in site["adapters"]) + "]"
+    _write_text(out_dir / "site.json", _spliced(dict(site, adapters=placeholder), placeholder, all_adapters))
     api = out_dir / "static" / "api" / "v1"
-    _write_json(api / "adapters.json", _wrap(site["adapters"], generated_at))
+    _write_text(api / "adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, all_adapters))
     for adapter in site["adapters"]:
-        _write_json(api / "adapters" / f"{adapter['id']}.json", _wrap(adapter, generated_at))
+        _write_text(api / "adapters" / f"{adapter['id']}.json",
+                    _spliced(_wrap(placeholder, generated_at), placeholder, encoded[adapter["id"]]))
     _write_json(api / "chipsets.json", _wrap(site["chipsets"], generated_at))
     adapters_by_id = {a["id"]: a for a in site["adapters"]}
     for key, slot in site["usb"].items():
