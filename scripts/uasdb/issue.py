@@ -394,6 +394,12 @@ def _records_with_usb_id(adapters: Path, usb_id: str) -> List[str]:
 
 
 def new_record_text(issue: Issue, target: Target, usb_id: str, report: Dict[str, Any]) -> str:
+    record = dict(_new_record(issue, target, usb_id), reports=[_as_written(report)])
+    return _emitted(emit_record(target.path, record))
+
+
+def _new_record(issue: Issue, target: Target, usb_id: str) -> Dict[str, Any]:
+    """A new adapter's own fields, from the form's answers."""
     record: Dict[str, Any] = {"id": target.adapter_id, "name": issue.value("name").strip()}
     for field_id in ("vendor", "model"):
         if issue.value(field_id):
@@ -402,8 +408,7 @@ def new_record_text(issue: Issue, target: Target, usb_id: str, report: Dict[str,
     record["drive_interface"] = _dropdown(issue, "drive_interface", _schema_enum("drive_interface"))
     vid, pid = usb_id.split(":")
     record["usb_ids"] = [{"vid": vid, "pid": pid}]
-    record["reports"] = [_as_written(report)]
-    return _emitted(emit_record(target.path, record))
+    return record
 
 
 def _emitted(text: Optional[str]) -> str:
@@ -470,14 +475,7 @@ def from_issue(body: str, path: str, author: Optional[str], date: datetime.date,
 def _intended_data(target: Target, issue: Issue, usb_id: str, report: Dict[str, Any]) -> Dict[str, Any]:
     """What the written record must read back as: the new record, or the existing one plus the report."""
     if target.new:
-        record: Dict[str, Any] = {"id": target.adapter_id, "name": issue.value("name").strip()}
-        for field_id in ("vendor", "model"):
-            if issue.value(field_id):
-                record[field_id] = issue.value(field_id).strip()
-        record["kind"] = _dropdown(issue, "kind", _schema_enum("kind"))
-        record["drive_interface"] = _dropdown(issue, "drive_interface", _schema_enum("drive_interface"))
-        vid, pid = usb_id.split(":")
-        record["usb_ids"] = [{"vid": vid, "pid": pid}]
+        record = _new_record(issue, target, usb_id)
     else:
         record = load_text(str(target.path), target.path.read_bytes()).data
         record = dict(record, reports=list(record.get("reports", [])))
