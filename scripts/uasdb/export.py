@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any, Collection, Dict, List, Optional, Sequence
 
+from .distribution_export import add_distributions
 from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check, relative_to
 from .kernel_export import add_reference
 from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, PLATFORMS, TONE, VERDICT_SHORT,
@@ -178,8 +179,9 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
     naughty_verdicts = [v for v in verdicts if v.listing == "naughty"]
     naughty_entries = _naughty_quirk_entries(naughty, verdict_by_id, usb)
     shared_with_working = [e["usb_id"] for e in naughty_entries if e["shared_with_working"]]
+    distributions = [r.data for r in records if r.kind == "distribution"]
     # add_reference joins what Linux, usb.ids and smartmontools already know (kernel_export.py).
-    site = add_reference({
+    site = add_reference(add_distributions({
         "adapters": adapters,
         "chipsets": chipset_list,
         "usb": dict(sorted(usb.items())),
@@ -203,7 +205,7 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         "boot_verdict_short": BOOT_VERDICT_SHORT,
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice)},
-    })
+    }, distributions, HOST_LABELS, _usb_slot))
     # The naughty page shows the built-in-preserving line when there is one: judge the length of that one.
     shown = site["lists"].get("naughty_quirk_line_preserving_builtin") or site["lists"]["naughty_quirk_line"]
     site["lists"]["naughty_quirk_line_length"] = quirk_value_length(shown)
@@ -319,6 +321,8 @@ def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
         _write_json(api / "usb" / slot["vid"] / f"{slot['pid']}.json", _wrap(result, generated_at))
     _write_json(api / "lists.json", _wrap(site["lists"], generated_at))
     _write_json(api / "kernel.json", _wrap(site["kernel"], generated_at))
+    _write_json(api / "distributions.json", _wrap({"distributions": site["distributions"],
+                                                   "by_usb_id": site["distribution_ids"]}, generated_at))
     (out_dir / "static" / "adapters.csv").write_text(adapters_csv(site["adapters"]), encoding="utf-8")
 
 
