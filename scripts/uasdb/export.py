@@ -26,6 +26,7 @@ from typing import Any, Collection, Dict, List, Optional, Sequence
 from .distribution_export import add_distributions
 from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check, relative_to
 from .kernel_export import add_reference
+from .report_link import report_query
 from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, PLATFORMS, TONE, VERDICT_SHORT,
                        VERDICT_TEXT, QUIRKS_PARAM_MAX_CHARS, adapter_verdict, combined_quirk_line, merge_quirk_entries,
                        quirk_line_fits, quirk_value_length, summary_line, usb_id_verdict)
@@ -144,6 +145,9 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         entry["throughput_chart"] = throughput_chart(record.data)
         if entry.get("chipset") in chipsets:
             entry["chipset_name"] = chipsets[entry["chipset"]]["name"]
+        first_id = next(iter(record.data.get("usb_ids", [])), None)
+        entry["report_query"] = report_query(usb_id=usb_key(first_id["vid"], first_id["pid"]) if first_id else None,
+                                             adapter=record.data["id"], name=record.data["name"])
         adapters.append(entry)
 
     usb: Dict[str, Dict[str, Any]] = {}
@@ -210,8 +214,10 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
     shown = site["lists"].get("naughty_quirk_line_preserving_builtin") or site["lists"]["naughty_quirk_line"]
     site["lists"]["naughty_quirk_line_length"] = quirk_value_length(shown)
     site["lists"]["naughty_quirk_line_fits"] = quirk_line_fits(shown)
-    for slot in site["usb"].values():  # IDs only the kernel lists get the same search spellings as the rest
+    for key, slot in site["usb"].items():  # IDs only the kernel lists get the same search spellings as the rest
         slot.setdefault("spellings", usb_spellings(slot["vid"], slot["pid"]))
+        slot["report_query"] = report_query(usb_id=key)
+    site["report_query"] = report_query()
     return site
 
 

@@ -272,6 +272,13 @@ function render(text, found, detected, ctx) {
     nodes.push(el('p', {}, 'Your kernel command line already has ', code(buildLine(found.quirks.map((q) => ({ id: q.id, letters: q.letters }))))));
   }
 
+  // The adapter-report form, its USB ID field (the form's `usb_id`) and title filled in.
+  const reportUrl = (formUrl, id) => {
+    const url = new URL(formUrl);
+    url.searchParams.set('title', `${url.searchParams.get('title') || ''}${id}`);
+    url.searchParams.set('usb_id', id);
+    return url.href;
+  };
   const lineEntries = [];
   for (const device of relevant) {
     const matches = adapters.get(device.id) || [];
@@ -285,7 +292,7 @@ function render(text, found, detected, ctx) {
     facts.append(el('dt', {}, 'In uasdb'), el('dd', {}, matches.length
       ? [`${matches.length} product${matches.length === 1 ? '' : 's'} report this ID`, matches.length > 1 ? ' (check which one is yours)' : '', ':',
         el('ul', { class: 'matches' }, matches.map((a) => adapterItem(a, platform, base)))]
-      : ['No adapter record has this ID yet. ', el('a', { href: base.report }, 'Add your report'), ' so the next person knows.']));
+      : ['No adapter record has this ID yet. ', el('a', { href: reportUrl(base.report, device.id), 'data-report-link': '' }, 'Add your report'), ' so the next person knows.']));
     facts.append(el('dt', {}, `Linux ${kernel.version}`), el('dd', {}, kernelInfo.sentences.length === 1
       ? kernelInfo.sentences[0] : el('ul', {}, kernelInfo.sentences.map((s) => el('li', {}, s)))));
     const shipped = (ctx.distributions || {})[device.id] || [];
