@@ -223,3 +223,22 @@ def test_machine_readable_files_are_served(site):
         assert set(payload) == {"schema_version", "generated_at", "result"}
     csv_text = urllib.request.urlopen(site.url + "/adapters.csv").read().decode()
     assert csv_text.splitlines()[0].startswith("id,name,")
+
+
+def test_usb_and_adapter_pages_say_which_distribution_already_sets_the_quirk(watched_page, site):
+    import json
+    page = watched_page
+    for path in ("/usb/174c/55aa/", "/adapters/fixture-nice-sata/"):
+        page.goto(path)
+        shipped = page.locator("section.distributions")
+        assert "Fixture OS already sets 174c:55aa:u on its Raspberry Pi 4 images (since 2025-01-01)." in shipped.inner_text()
+        assert shipped.locator('a[href="https://example.com/fixture-os/pull/1"]').count() == 1
+    page.goto("/usb/152d/0578/")
+    assert page.locator("section.distributions").count() == 0
+    usb = json.loads(urllib.request.urlopen(site.url + "/api/v1/usb/174c/55aa.json").read())["result"]
+    assert [(d["name"], d["flags"], d["url"]) for d in usb["distributions"]] == [
+        ("Fixture OS", "u", "https://example.com/fixture-os/pull/1")]
+    listing = json.loads(urllib.request.urlopen(site.url + "/api/v1/distributions.json").read())["result"]
+    assert [d["id"] for d in listing["distributions"]] == ["fixture-os"]
+    assert list(listing["by_usb_id"]) == ["174c:55aa"]
+    assert page.problems == []
