@@ -254,6 +254,9 @@ def test_usb_pages_say_how_common_the_id_is_and_wanted_lists_the_unreported(watc
     assert "most wanted" not in seen.inner_text()            # fixture products report this ID
     page.goto("/usb/058f/6387/")
     assert page.locator("[data-linuxhw] a[href$='/wanted/']").count() == 1
+    page.goto("/usb/090c/1000/")                              # known only from linux-hardware.org, not to Linux
+    summary = page.locator("p.summary").inner_text()
+    assert "No product in the database reports this ID yet." in summary and "own tables" not in summary
     page.goto("/wanted/")
     rows = page.locator("table.wanted tbody tr")
     assert rows.first.get_attribute("data-usb-id") == "058f:6387"
