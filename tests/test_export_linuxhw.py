@@ -43,6 +43,8 @@ def test_wanted_is_the_unreported_ids_most_common_first(site):
     assert site["usb"]["058f:6387"]["wanted"] is True and "wanted" not in site["usb"]["174c:55aa"]
     assert (wanted[1]["kernel_flags"], wanted[1]["distributions"]) == (["NO_WP_DETECT"], ["Some OS"])
     assert wanted[0]["probe_url"] == "https://linux-hardware.org/?probe=A525C8911B"
+    assert (wanted[0]["label"], wanted[0]["driver_text"]) == ("Transcend", "uas, us…")
+    assert (wanted[1]["label"], wanted[1]["driver_text"]) == ("", "")
 
 
 def test_source_is_named(site):

@@ -14,11 +14,15 @@ from typing import Any, Callable, Dict, List
 SOURCE_NAME = "linux-hardware.org"
 
 
-def _sentence(device: Dict[str, Any]) -> str:
+def _shown(cell: str) -> str:
     # The README cuts long cells short with "..."; an ellipsis shows that without inventing the rest.
+    return cell.replace("...", "…")
+
+
+def _sentence(device: Dict[str, Any]) -> str:
     words = f"Seen on {device['computers']:,} computers"
     if device.get("driver"):
-        words += f", driver {device['driver'].replace('...', '…')}"
+        words += f", driver {_shown(device['driver'])}"
     return f"{words} ({SOURCE_NAME})."
 
 
@@ -51,6 +55,9 @@ def add_wanted(site: Dict[str, Any]) -> Dict[str, Any]:
             "name": seen.get("name"), "vendor": seen.get("vendor"),
             "usbids_vendor": usbids.get("vendor"), "usbids_product": usbids.get("product"),
             "driver": seen.get("driver"), "drivers": seen.get("drivers", []), "probe_url": seen["probe_url"],
+            # what the page prints: usb.ids' product name when it has one, else the table's (maybe cut) name
+            "label": usbids.get("product") or _shown(seen.get("name") or ""),
+            "driver_text": _shown(seen.get("driver") or ""),
             "chipsets": slot.get("chipsets", []), "kernel_flags": kernel_flags,
             "kernel_checks_device": bool(slot.get("kernel_runtime")),
             "distributions": [d["name"] for d in slot.get("distributions", [])],
