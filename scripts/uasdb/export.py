@@ -4,7 +4,8 @@
   DIR/site.json                everything the templates need, in one file (Hugo reads it as hugo.Data.generated.site)
   DIR/static/api/v1/...        the public JSON API (API.md documents it), served as static files
   DIR/static/adapters.csv      one row per adapter
-What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md).
+What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md), what
+distributions set by distribution_export.py, and how common each ID is (linux-hardware.org) by linuxhw_export.py.
 Every JSON file of the API is wrapped as {"schema_version", "generated_at", "result"}.
 The export refuses to run on data with errors, so nothing invalid or partial is published.
 `--data` points at other record trees (folders holding adapters/ and chipsets/), e.g. the
@@ -27,6 +28,8 @@ from .distribution_export import add_distributions
 from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check, relative_to
 from .kernel_export import add_reference
 from .report_link import report_query
+from .linuxhw_export import add_popularity, add_wanted
+from .reference import load_linuxhw
 from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, PLATFORMS, TONE, VERDICT_SHORT,
                        VERDICT_TEXT, QUIRKS_PARAM_MAX_CHARS, adapter_verdict, combined_quirk_line, merge_quirk_entries,
                        quirk_line_fits, quirk_value_length, summary_line, usb_id_verdict)
@@ -185,7 +188,7 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
     shared_with_working = [e["usb_id"] for e in naughty_entries if e["shared_with_working"]]
     distributions = [r.data for r in records if r.kind == "distribution"]
     # add_reference joins what Linux, usb.ids and smartmontools already know (kernel_export.py).
-    site = add_reference(add_distributions({
+    site = add_reference(add_popularity(add_distributions({
         "adapters": adapters,
         "chipsets": chipset_list,
         "usb": dict(sorted(usb.items())),
@@ -209,7 +212,8 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         "boot_verdict_short": BOOT_VERDICT_SHORT,
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice)},
-    }, distributions, HOST_LABELS, _usb_slot))
+    }, distributions, HOST_LABELS, _usb_slot), load_linuxhw(), _usb_slot))
+    add_wanted(site)
     # The naughty page shows the built-in-preserving line when there is one: judge the length of that one.
     shown = site["lists"].get("naughty_quirk_line_preserving_builtin") or site["lists"]["naughty_quirk_line"]
     site["lists"]["naughty_quirk_line_length"] = quirk_value_length(shown)
@@ -327,6 +331,7 @@ def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
         _write_json(api / "usb" / slot["vid"] / f"{slot['pid']}.json", _wrap(result, generated_at))
     _write_json(api / "lists.json", _wrap(site["lists"], generated_at))
     _write_json(api / "kernel.json", _wrap(site["kernel"], generated_at))
+    _write_json(api / "wanted.json", _wrap({"source": site["linuxhw"], "wanted": site["lists"]["wanted"]}, generated_at))
     _write_json(api / "distributions.json", _wrap({"distributions": site["distributions"],
                                                    "by_usb_id": site["distribution_ids"]}, generated_at))
     (out_dir / "static" / "adapters.csv").write_text(adapters_csv(site["adapters"]), encoding="utf-8")
