@@ -67,6 +67,7 @@ def yq_binary() -> str:
     return found
 
 
+@pytest.mark.reference  # yq comes from `make tools`
 @pytest.mark.parametrize("title,command", recipes(), ids=[t for t, _ in recipes()])
 def test_yq_recipe(title, command):
     assert title in EXPECTED, f"new recipe {title!r}: add its expected output to EXPECTED"
