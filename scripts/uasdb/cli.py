@@ -123,6 +123,11 @@ def cmd_diff(args) -> int:
     return run_diff(args.base, args.head, Path(args.repo) if args.repo else None)
 
 
+def cmd_issue_form(args) -> int:
+    from .issueform import run_issue_form
+    return run_issue_form(Path(args.file), args.check)
+
+
 def cmd_rule_table(args) -> int:
     from .ruletable import run_rule_table
     return run_rule_table(Path(args.file), args.check)
@@ -187,6 +192,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="list every problem id with its severity, scope and fmt repair")
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("issue-form", help="write the issue form's Computer dropdown from the schema's hosts")
+    p.add_argument("--file", default=".github/ISSUE_TEMPLATE/adapter-report.yml", help="issue form to update")
+    p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the dropdown is stale")
+    p.set_defaults(func=cmd_issue_form)
 
     p = sub.add_parser("rule-table", help="write the rule tables in CONTRIBUTING.md from the rule registry")
     p.add_argument("--file", default="CONTRIBUTING.md", help="document holding the tables (default: CONTRIBUTING.md)")

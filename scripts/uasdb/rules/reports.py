@@ -1,9 +1,10 @@
 """Reports: sourced, explained when negative, possible for the host."""
 from ..problems import Finding
 from ..verdicts import PLATFORMS, HOST_PLATFORM
+from ..vocabulary import NO_UAS_HOSTS
 from . import rule
 
-OLD_PI_HOSTS = PLATFORMS["pi3"]["hosts"]
+OLD_PI_HOSTS = NO_UAS_HOSTS
 
 
 @rule("report-has-source", "every report has a public URL, a publication's title and name (and author when known), or `tested_by` with evidence",
