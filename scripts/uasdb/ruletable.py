@@ -18,6 +18,7 @@ SECTIONS = (
     (("schema",), "Shape and vocabulary (the schema)"),
     (("record", "tree"), "Rules a schema cannot express"),
     (("waivers",), "Waivers (data/waivers.yaml)"),
+    (("issue",), "Adapter-report issues (`uasdb from-issue`)"),
 )
 
 

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from helpers import REPO, TODAY, adapter, write_tree
+from uasdb.cli import build_parser
 from uasdb.database import check
 from uasdb.fmt import canonical_text
 from uasdb.rules import ALL_KINDS, all_rules, declare, rule_by_id
@@ -16,7 +17,8 @@ SOURCES = sorted((REPO / "scripts" / "uasdb").rglob("*.py"))
 
 def test_every_literal_problem_id_in_the_code_is_registered():
     text = "\n".join(p.read_text(encoding="utf-8") for p in SOURCES)
-    emitted = set(re.findall(r'"((?:file|yaml|schema|waiver)-[a-z0-9-]+)"', text))
+    commands = set(build_parser()._subparsers._group_actions[0].choices)  # `issue-form` is a command, not a problem
+    emitted = set(re.findall(r'"((?:file|yaml|schema|waiver|issue)-[a-z0-9-]+)"', text)) - commands
     assert emitted and sorted(emitted - REGISTERED) == []
 
 

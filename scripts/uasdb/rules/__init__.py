@@ -15,12 +15,13 @@ from typing import Callable, Dict, List, Optional
 
 from ..problems import ERROR, WARNING
 
-RULE_MODULES = ("reading", "shape", "waivers", "identity", "references", "usb_ids", "quirks", "reports", "evidence",
+RULE_MODULES = ("reading", "shape", "waivers", "issues", "identity", "references", "usb_ids", "quirks", "reports", "evidence",
                 "dates", "markdown", "throughput", "kernel_quirks", "usb_names", "text", "distributions")
 
 ALL_KINDS = ("adapter", "chipset", "distribution")
-# Where a problem is found: reading the file, its schema, data/waivers.yaml, one record, or all records at once.
-SCOPES = ("file", "schema", "waivers", "record", "tree")
+# Where a problem is found: reading the file, its schema, data/waivers.yaml, one record, all records at once, or an
+# adapter-report issue that `uasdb from-issue` turns into a record.
+SCOPES = ("file", "schema", "waivers", "record", "tree", "issue")
 
 
 @dataclass(frozen=True)
