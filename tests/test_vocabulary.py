@@ -62,3 +62,20 @@ def test_a_vocabulary_that_disagrees_with_the_enum_is_refused(tmp_path, monkeypa
     monkeypatch.setattr(vocabulary, "SCHEMA", path)
     with pytest.raises(ValueError, match=words):
         vocabulary._load()
+
+
+def test_distribution_hosts_are_report_hosts():
+    distribution = json.loads((REPO / "schema" / "distribution.schema.json").read_text(encoding="utf-8"))
+    found = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "hosts" in node.get("properties", {}):
+                found.append(node["properties"]["hosts"]["items"]["enum"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(distribution)
+    assert found and all(set(hosts) <= set(HOST_ENUM) for hosts in found)
