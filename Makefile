@@ -110,10 +110,12 @@ test: venv tools debian-packages
 
 # Regenerate the committed reference files (docs/kernel.md) from the Debian packages
 # linux-source-6.12, smartmontools and usb.ids; usb.ids goes last because it reads the other two.
+# The linux-hardware.org table comes from the committed snapshot data/linuxhw/README-snapshot.md.
 reference: venv
 	$(UASDB) import-kernel /usr/src/linux-source-6.12.tar.xz
 	$(UASDB) import-drivedb
 	$(UASDB) import-usbids
+	$(UASDB) import-lsusb
 
 # Speed and scale against reference tools (BENCHMARKS.md, benchmarks.svg); figures only, nothing asserted.
 bench: site debian-packages

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from uasdb import fmt as fmt_mod
 from uasdb import issue as issue_mod
 from uasdb.cli import main
 from uasdb.database import check
@@ -308,3 +309,16 @@ def test_a_long_line_of_blanks_in_the_body_is_read_in_linear_time():
     parsed = issue_mod.parse_issue(body("new-adapter-with-probe.md") + "\n### a" + " " * 65_000 + "b\n")
     assert time.perf_counter() - started < 2.0
     assert parsed.value("usb_id")
+
+
+@pytest.mark.parametrize("notes", ["yes", "0578", "2026-01-01", "- date: x", "#not a comment", "a: b", "off ", "'quoted'"])
+def test_answers_that_look_like_yaml_are_written_as_text_in_fmts_layout(data_dir, notes):
+    text = body("new-adapter-with-probe.md").replace(
+        "Copied 200 GB onto it over a day from the lower blue USB 3 port with the official 15 W supply, then booted from it twice.",
+        notes)
+    result = issue_mod.from_issue(text, "issue", "octocat", DATE, data_dir)
+    loaded = load_text("data/adapters/acme-ab-100.yaml", result.text.encode())
+    assert loaded.problems == []
+    assert loaded.data["reports"][0]["notes"] == notes.strip()
+    # Written by the emitter `uasdb fmt` uses: formatting the result changes nothing.
+    assert fmt_mod.canonical_text(Path("data/adapters/acme-ab-100.yaml"), result.text.encode()) == result.text

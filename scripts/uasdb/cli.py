@@ -103,9 +103,11 @@ def cmd_export(args) -> int:
 
 
 def cmd_import(args) -> int:
-    # Generated reference files: data/kernel/, data/usb-ids/, data/smartmontools/ (see docs/kernel.md).
+    # Generated reference files: data/kernel/, data/usb-ids/, data/smartmontools/ (see docs/kernel.md), data/linuxhw/.
     from .database import DATA_DIR
-    from .importers import drivedb, kernel, usbids
+    from .importers import drivedb, kernel, lsusb, usbids
+    if args.command == "import-lsusb":
+        return lsusb.run_import_lsusb(args.path, DATA_DIR, args.check)
     if args.command == "import-kernel":
         return kernel.run_import_kernel(args.path, DATA_DIR, args.check)
     if args.command == "import-usbids":
@@ -215,7 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
             ("import-usbids", "write data/usb-ids/usb-ids.yaml from usb.ids (after import-kernel and import-drivedb)",
              "usb.ids file (default: /usr/share/misc/usb.ids)"),
             ("import-drivedb", "write data/smartmontools/drivedb-usb.yaml from smartmontools' drivedb.h",
-             "drivedb.h (default: /usr/share/smartmontools/drivedb.h)")):
+             "drivedb.h (default: /usr/share/smartmontools/drivedb.h)"),
+            ("import-lsusb", "write data/linuxhw/lsusb-storage.yaml from the committed linux-hardware.org README snapshot",
+             "README snapshot (default: data/linuxhw/README-snapshot.md)")):
         p = sub.add_parser(name, help=what)
         p.add_argument("path", nargs=None if name == "import-kernel" else "?", help=path_help)
         p.add_argument("--check", action="store_true", help="write nothing; exit 1 if the committed file differs from a fresh import")

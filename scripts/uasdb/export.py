@@ -4,7 +4,8 @@
   DIR/site.json                everything the templates need, in one file (Hugo reads it as hugo.Data.generated.site)
   DIR/static/api/v1/...        the public JSON API (API.md documents it), served as static files
   DIR/static/adapters.csv      one row per adapter
-What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md).
+What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md), what
+distributions set by distribution_export.py, and how common each ID is (linux-hardware.org) by linuxhw_export.py.
 Every JSON file of the API is wrapped as {"schema_version", "generated_at", "result"}.
 The export refuses to run on data with errors, so nothing invalid or partial is published.
 `--data` points at other record trees (folders holding adapters/ and chipsets/), e.g. the
@@ -23,9 +24,13 @@ import sys
 from pathlib import Path
 from typing import Any, Collection, Dict, List, Optional, Sequence
 
+from .distribution_export import add_distributions
 from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check, relative_to
 from .kernel_export import add_reference
 from .vocabulary import HOST_TITLES
+from .report_link import report_query
+from .linuxhw_export import add_popularity, add_wanted
+from .reference import load_linuxhw
 from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, PLATFORMS, TONE, VERDICT_SHORT,
                        VERDICT_TEXT, QUIRKS_PARAM_MAX_CHARS, adapter_verdict, combined_quirk_line, merge_quirk_entries,
                        quirk_line_fits, quirk_value_length, summary_line, usb_id_verdict)
@@ -141,6 +146,9 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         entry["throughput_chart"] = throughput_chart(record.data)
         if entry.get("chipset") in chipsets:
             entry["chipset_name"] = chipsets[entry["chipset"]]["name"]
+        first_id = next(iter(record.data.get("usb_ids", [])), None)
+        entry["report_query"] = report_query(usb_id=usb_key(first_id["vid"], first_id["pid"]) if first_id else None,
+                                             adapter=record.data["id"], name=record.data["name"])
         adapters.append(entry)
 
     usb: Dict[str, Dict[str, Any]] = {}
@@ -176,8 +184,9 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
     naughty_verdicts = [v for v in verdicts if v.listing == "naughty"]
     naughty_entries = _naughty_quirk_entries(naughty, verdict_by_id, usb)
     shared_with_working = [e["usb_id"] for e in naughty_entries if e["shared_with_working"]]
+    distributions = [r.data for r in records if r.kind == "distribution"]
     # add_reference joins what Linux, usb.ids and smartmontools already know (kernel_export.py).
-    site = add_reference({
+    site = add_reference(add_popularity(add_distributions({
         "adapters": adapters,
         "chipsets": chipset_list,
         "usb": dict(sorted(usb.items())),
@@ -201,13 +210,16 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         "boot_verdict_short": BOOT_VERDICT_SHORT,
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice)},
-    })
+    }, distributions, HOST_LABELS, _usb_slot), load_linuxhw(), _usb_slot))
+    add_wanted(site)
     # The naughty page shows the built-in-preserving line when there is one: judge the length of that one.
     shown = site["lists"].get("naughty_quirk_line_preserving_builtin") or site["lists"]["naughty_quirk_line"]
     site["lists"]["naughty_quirk_line_length"] = quirk_value_length(shown)
     site["lists"]["naughty_quirk_line_fits"] = quirk_line_fits(shown)
-    for slot in site["usb"].values():  # IDs only the kernel lists get the same search spellings as the rest
+    for key, slot in site["usb"].items():  # IDs only the kernel lists get the same search spellings as the rest
         slot.setdefault("spellings", usb_spellings(slot["vid"], slot["pid"]))
+        slot["report_query"] = report_query(usb_id=key)
+    site["report_query"] = report_query()
     return site
 
 
@@ -256,8 +268,12 @@ def _wrap(result: Any, generated_at: str) -> Dict[str, Any]:
 
 
 def _write_json(path: Path, payload: Any) -> None:
+    _write_text(path, _dumps(payload))
+
+
+def _write_text(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=False) + "\n", encoding="utf-8")
+    path.write_text(text + "\n", encoding="utf-8")
 
 
 CSV_COLUMNS = ["id", "name", "vendor", "model", "kind", "drive_interface", "chipset", "usb_ids",
@@ -278,16 +294,33 @@ def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
     return out.getvalue()
 
 
+def _dumps(payload: Any) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+
+
+def _spliced(payload: Any, placeholder: str, encoded: str) -> str:
+    """`payload` as JSON with the string `placeholder` replaced by already-encoded JSON: each adapter is
+    encoded once and reused in site.json, adapters.json and its own file (the export's largest cost)."""
+    text = _dumps(payload)
+    quoted = _dumps(placeholder)
+    assert text.count(quoted) == 1, "placeholder must occur exactly once"
+    return text.replace(quoted, encoded, 1)
+
+
 def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
     if out_dir.exists():
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True)
     site = dict(site, generated_at=generated_at)
-    _write_json(out_dir / "site.json", site)
+    placeholder = "\u0000adapters\u0000"  # cannot occur in data: the loader refuses control characters
+    encoded = {a["id"]: _dumps(a) for a in site["adapters"]}
+    all_adapters = "[" + ",".join(encoded[a["id"]] for a in site["adapters"]) + "]"
+    _write_text(out_dir / "site.json", _spliced(dict(site, adapters=placeholder), placeholder, all_adapters))
     api = out_dir / "static" / "api" / "v1"
-    _write_json(api / "adapters.json", _wrap(site["adapters"], generated_at))
+    _write_text(api / "adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, all_adapters))
     for adapter in site["adapters"]:
-        _write_json(api / "adapters" / f"{adapter['id']}.json", _wrap(adapter, generated_at))
+        _write_text(api / "adapters" / f"{adapter['id']}.json",
+                    _spliced(_wrap(placeholder, generated_at), placeholder, encoded[adapter["id"]]))
     _write_json(api / "chipsets.json", _wrap(site["chipsets"], generated_at))
     adapters_by_id = {a["id"]: a for a in site["adapters"]}
     for key, slot in site["usb"].items():
@@ -296,6 +329,9 @@ def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
         _write_json(api / "usb" / slot["vid"] / f"{slot['pid']}.json", _wrap(result, generated_at))
     _write_json(api / "lists.json", _wrap(site["lists"], generated_at))
     _write_json(api / "kernel.json", _wrap(site["kernel"], generated_at))
+    _write_json(api / "wanted.json", _wrap({"source": site["linuxhw"], "wanted": site["lists"]["wanted"]}, generated_at))
+    _write_json(api / "distributions.json", _wrap({"distributions": site["distributions"],
+                                                   "by_usb_id": site["distribution_ids"]}, generated_at))
     (out_dir / "static" / "adapters.csv").write_text(adapters_csv(site["adapters"]), encoding="utf-8")
 
 

@@ -7,12 +7,14 @@ schema does not know keep their place at the end (validate reports them).
 from __future__ import annotations
 
 import io
+import re
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
 from .database import discover, display_path, kind_of
 from .loader import MAX_FILE_BYTES, load_file, load_text
@@ -93,6 +95,42 @@ def canonical_text(path: Path, raw: bytes) -> Optional[str]:
 
 class FormatChangesData(Exception):
     """Formatting would change a value; the file is left as it is."""
+
+
+_PLAIN_SAFE = re.compile(r"[A-Za-z][A-Za-z0-9 ._/()+,-]*")
+_YAML11_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
+
+
+def _ruamel(value: Any) -> Any:
+    """Plain data as ruamel nodes: text with line breaks becomes a literal block, and any one-line text that a
+    YAML 1.1 or 1.2 reader could take for something else is double-quoted."""
+    if isinstance(value, dict):
+        return CommentedMap((key, _ruamel(child)) for key, child in value.items())
+    if isinstance(value, list):
+        return CommentedSeq(_ruamel(child) for child in value)
+    if isinstance(value, str) and "\n" in value:
+        return LiteralScalarString(value)
+    if isinstance(value, str):
+        plain = _PLAIN_SAFE.fullmatch(value) and value.lower() not in _YAML11_WORDS and not value.endswith(" ")
+        return value if plain else DoubleQuotedScalarString(value)
+    return value
+
+
+def emit_record(path: Path, data: Dict[str, Any], append_to: Optional[str] = None) -> Optional[str]:
+    """A record written from data by the emitter and layout `fmt` uses; None when that cannot be done without
+    changing a value. With `append_to`, `data` is one more report for that record's text (comments kept)."""
+    yaml = _yaml()
+    try:
+        if append_to is None:
+            node = _ruamel(data)
+        else:
+            node = yaml.load(append_to)
+            node["reports"].append(_ruamel(data))
+        out = io.StringIO()
+        yaml.dump(node, out)
+        return canonical_text(path, out.getvalue().encode("utf-8"))
+    except FormatChangesData:
+        return None
 
 
 def _detab_indent(line: str) -> str:

@@ -23,7 +23,6 @@ checked with the same schema and rules as `uasdb validate` before anything is wr
 from __future__ import annotations
 
 import datetime
-import io
 import re
 import sys
 import tempfile
@@ -34,9 +33,10 @@ from typing import Any, Dict, List, Optional, Tuple
 import yaml as pyyaml
 
 from .database import DATA_DIR, REPO_ROOT, check
+from .fmt import emit_record
 from .loader import load_text
 from .problems import Problem
-from .probe import REPORT_END, REPORT_START_RE, find_usb_ids, parse_lsusb_tree, slugify, storage_interfaces, yaml_mapping
+from .probe import REPORT_END, REPORT_START_RE, find_usb_ids, parse_lsusb_tree, slugify, storage_interfaces
 from .rules.text import INVISIBLE
 from .schema import load_schema
 
@@ -394,6 +394,12 @@ def _records_with_usb_id(adapters: Path, usb_id: str) -> List[str]:
 
 
 def new_record_text(issue: Issue, target: Target, usb_id: str, report: Dict[str, Any]) -> str:
+    record = dict(_new_record(issue, target, usb_id), reports=[_as_written(report)])
+    return _emitted(emit_record(target.path, record))
+
+
+def _new_record(issue: Issue, target: Target, usb_id: str) -> Dict[str, Any]:
+    """A new adapter's own fields, from the form's answers."""
     record: Dict[str, Any] = {"id": target.adapter_id, "name": issue.value("name").strip()}
     for field_id in ("vendor", "model"):
         if issue.value(field_id):
@@ -402,34 +408,19 @@ def new_record_text(issue: Issue, target: Target, usb_id: str, report: Dict[str,
     record["drive_interface"] = _dropdown(issue, "drive_interface", _schema_enum("drive_interface"))
     vid, pid = usb_id.split(":")
     record["usb_ids"] = [{"vid": vid, "pid": pid}]
-    lines = ["# yaml-language-server: $schema=../../schema/adapter.schema.json"]
-    lines += yaml_mapping(record, 0)
-    lines.append("reports:")
-    lines += _report_lines(report)
-    return "\n".join(lines) + "\n"
+    return record
 
 
-def _report_lines(report: Dict[str, Any]) -> List[str]:
-    lines = yaml_mapping(report, 4)
-    lines[0] = "  - " + lines[0].lstrip()
-    return lines
+def _emitted(text: Optional[str]) -> str:
+    if text is None:
+        raise IssueError([Problem("issue", 1, 1, ("issue body",), "the answers cannot be written as a record without changing them",
+                                  "remove unusual characters from the answers and edit the issue", "issue-structure")])
+    return text
 
 
-def appended_text(existing: str, report: Dict[str, Any]) -> str:
-    """The record with one more report, comments and layout kept (ruamel round-trip, as `uasdb fmt`)."""
-    from ruamel.yaml import YAML
-
-    yaml = YAML(typ="rt")
-    yaml.preserve_quotes = True
-    yaml.width = 4096
-    yaml.indent(mapping=2, sequence=4, offset=2)
-    data = yaml.load(existing)
-    # Parse the new report from the hand-written layout so its quoting and blocks match ours.
-    new = yaml.load("reports:\n" + "\n".join(_report_lines(report)) + "\n")["reports"][0]
-    data["reports"].append(new)
-    out = io.StringIO()
-    yaml.dump(data, out)
-    return out.getvalue()
+def appended_text(existing: str, report: Dict[str, Any], path: Path) -> str:
+    """The record with one more report, written by `fmt`'s emitter (its comments and layout kept)."""
+    return _emitted(emit_record(path, _as_written(report), append_to=existing))
 
 
 def _validate(text: str, adapter_id: str, data_dir: Path) -> List[Problem]:
@@ -466,7 +457,7 @@ def from_issue(body: str, path: str, author: Optional[str], date: datetime.date,
         if issue.problems:
             raise IssueError(issue.problems)
     else:
-        text = appended_text(target.path.read_text(encoding="utf-8"), report)
+        text = appended_text(target.path.read_text(encoding="utf-8"), report, target.path)
     intended = _intended_data(target, issue, usb_id, report)
     written = load_text(path, text.encode("utf-8"))
     if written.data != intended:
@@ -484,14 +475,7 @@ def from_issue(body: str, path: str, author: Optional[str], date: datetime.date,
 def _intended_data(target: Target, issue: Issue, usb_id: str, report: Dict[str, Any]) -> Dict[str, Any]:
     """What the written record must read back as: the new record, or the existing one plus the report."""
     if target.new:
-        record: Dict[str, Any] = {"id": target.adapter_id, "name": issue.value("name").strip()}
-        for field_id in ("vendor", "model"):
-            if issue.value(field_id):
-                record[field_id] = issue.value(field_id).strip()
-        record["kind"] = _dropdown(issue, "kind", _schema_enum("kind"))
-        record["drive_interface"] = _dropdown(issue, "drive_interface", _schema_enum("drive_interface"))
-        vid, pid = usb_id.split(":")
-        record["usb_ids"] = [{"vid": vid, "pid": pid}]
+        record = _new_record(issue, target, usb_id)
     else:
         record = load_text(str(target.path), target.path.read_bytes()).data
         record = dict(record, reports=list(record.get("reports", [])))

@@ -1,7 +1,8 @@
 """`uasdb issue-form`: the Computer dropdown of the adapter-report issue form, written from the schema's hosts.
 
-Each option reads `<host> — <title>` (issue.py keeps what comes before the dash), with the titles the site shows
-in report tables, so the form and the site cannot name a host two ways. Only that dropdown's options are
+Each option reads `<host> — <title>`, plus `(<detail>)` where the schema gives one to help people pick (issue.py
+keeps what comes before the dash), with the titles the site shows, so the form and the site cannot name a host two
+ways. Only that dropdown's options are
 rewritten; `--check` (and a test) fails when the committed form differs.
 """
 from __future__ import annotations
@@ -10,7 +11,7 @@ import re
 import sys
 from pathlib import Path
 
-from .vocabulary import HOST_TITLES
+from .vocabulary import HOSTS
 
 FORM = Path(__file__).resolve().parents[2] / ".github" / "ISSUE_TEMPLATE" / "adapter-report.yml"
 # The host dropdown's option lines: after `id: host` and its `options:` line, up to the first line that is not one.
@@ -18,7 +19,8 @@ _OPTIONS = re.compile(r"(\n    id: host\n(?:    .*\n)*?      options:\n)((?:    
 
 
 def host_options() -> str:
-    return "".join(f'        - "{host} — {title}"\n' for host, title in HOST_TITLES.items())
+    return "".join(f'        - "{host} — {spec["title"]}' + (f' ({spec["detail"]})' if spec.get("detail") else "") + '"\n'
+                   for host, spec in HOSTS.items())
 
 
 def with_host_options(form: str) -> str:

@@ -1,6 +1,6 @@
 """The generated reference files, read back: the kernel's quirk tables, usb.ids names, smartmontools' bridges.
 
-Written by `uasdb import-kernel`, `import-usbids` and `import-drivedb` (scripts/uasdb/importers/);
+Written by `uasdb import-kernel`, `import-usbids`, `import-drivedb` and `import-lsusb` (scripts/uasdb/importers/);
 read here for the rules, the quirk letter table and the export. Each loader is cached.
 """
 from __future__ import annotations
@@ -211,3 +211,15 @@ def load_drivedb(data_dir: Path = DATA_DIR) -> DriveDb:
         return DriveDb.from_dict(data)
     except (KeyError, TypeError, re.error) as exc:
         raise ReferenceDataError(f"{path}: malformed ({exc}) — run `uasdb import-drivedb` again") from None
+
+
+# --- linux-hardware.org ---------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def load_linuxhw(data_dir: Path = DATA_DIR) -> Dict[str, Any]:
+    """The popularity table of USB disk IDs (`uasdb import-lsusb`): source fields and `devices` in rank order."""
+    path = Path(data_dir) / "linuxhw" / "lsusb-storage.yaml"
+    data = _load(path, "uasdb import-lsusb")
+    if not isinstance(data.get("devices"), list) or not all(k in data for k in ("source", "commit", "read")):
+        raise ReferenceDataError(f"{path}: malformed — run `uasdb import-lsusb` again")
+    return data

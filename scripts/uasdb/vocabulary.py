@@ -1,7 +1,7 @@
 """The host and platform vocabulary, read from the adapter schema (its one source) as Python constants.
 
 schema/adapter.schema.json lists the `host` values (the enum a record is checked against) and, in the
-`x-uasdb-hosts` annotation beside it, each host's title, the platform its verdicts count towards, and what it
+`x-uasdb-hosts` annotation beside it, each host's title (and a `detail` the issue form adds), the platform its verdicts count towards, and what it
 cannot do: `uas: false` for USB host controllers without UAS (Pi 3 and older), `usb_boot: false` for Pis that
 cannot boot from USB (only the 3B+ boots from USB out of the box; the 3B after setting its OTP bit). The
 top-level `x-uasdb-platforms` annotation holds the platforms in the order the site shows them. verdicts,

@@ -369,3 +369,14 @@ def test_js_parsers_take_linear_time_on_hostile_pastes(js_modules):
 def test_js_and_python_read_maxpower_and_streams_alike(js_modules, power, streams):
     text = ASMEDIA_V.format(power=power, streams=streams)
     assert js_modules.call("paste.js", JS_PARSE, text) == python_parse(text)
+
+
+def test_a_distribution_that_already_sets_the_quirk_is_named(watched_page, site):
+    page = watched_page
+    page.goto("/check/")
+    run_check(page, "174c:55aa\n152d:0567")
+    shipped = page.locator('section.found[data-usb-id="174c:55aa"] [data-distributions="174c:55aa"]')
+    assert "Fixture OS already sets 174c:55aa:u on its Raspberry Pi 4 images" in shipped.inner_text()
+    assert shipped.locator('a[href="https://example.com/fixture-os/pull/1"]').count() == 1
+    assert page.locator('section.found[data-usb-id="152d:0567"] [data-distributions]').count() == 0
+    assert page.problems == []

@@ -223,3 +223,51 @@ def test_machine_readable_files_are_served(site):
         assert set(payload) == {"schema_version", "generated_at", "result"}
     csv_text = urllib.request.urlopen(site.url + "/adapters.csv").read().decode()
     assert csv_text.splitlines()[0].startswith("id,name,")
+
+
+def test_usb_and_adapter_pages_say_which_distribution_already_sets_the_quirk(watched_page, site):
+    import json
+    page = watched_page
+    for path in ("/usb/174c/55aa/", "/adapters/fixture-nice-sata/"):
+        page.goto(path)
+        shipped = page.locator("section.distributions")
+        assert "Fixture OS already sets 174c:55aa:u on its Raspberry Pi 4 images (since 2025-01-01)." in shipped.inner_text()
+        assert shipped.locator('a[href="https://example.com/fixture-os/pull/1"]').count() == 1
+    page.goto("/usb/152d/0578/")
+    assert page.locator("section.distributions").count() == 0
+    usb = json.loads(urllib.request.urlopen(site.url + "/api/v1/usb/174c/55aa.json").read())["result"]
+    assert [(d["name"], d["flags"], d["url"]) for d in usb["distributions"]] == [
+        ("Fixture OS", "u", "https://example.com/fixture-os/pull/1")]
+    listing = json.loads(urllib.request.urlopen(site.url + "/api/v1/distributions.json").read())["result"]
+    assert [d["id"] for d in listing["distributions"]] == ["fixture-os"]
+    assert list(listing["by_usb_id"]) == ["174c:55aa"]
+    assert page.problems == []
+
+
+def test_usb_pages_say_how_common_the_id_is_and_wanted_lists_the_unreported(watched_page, site):
+    import json
+    page = watched_page
+    page.goto("/usb/174c/55aa/")
+    seen = page.locator("[data-linuxhw]")
+    assert "Seen on 996 computers, driver usb_sto… (linux-hardware.org)." in seen.inner_text()
+    assert seen.locator('a[href="https://linux-hardware.org/?probe=3AB561BBE8"]').count() == 1
+    assert "most wanted" not in seen.inner_text()            # fixture products report this ID
+    page.goto("/usb/058f/6387/")
+    assert page.locator("[data-linuxhw] a[href$='/wanted/']").count() == 1
+    page.goto("/usb/090c/1000/")                              # known only from linux-hardware.org, not to Linux
+    summary = page.locator("p.summary").inner_text()
+    assert "No product in the database reports this ID yet." in summary and "own tables" not in summary
+    page.goto("/wanted/")
+    rows = page.locator("table.wanted tbody tr")
+    assert rows.first.get_attribute("data-usb-id") == "058f:6387"
+    assert page.locator('table.wanted tr[data-usb-id="174c:55aa"]').count() == 0
+    assert "2,013" in rows.first.inner_text()
+    shown = rows.count()
+    assert page.locator("main a[href^='https://github.com/linuxhw/LsUSB/blob/']").count() == 1
+    page.goto("/")
+    assert page.locator("main a[href$='/wanted/']").count() == 1
+    wanted = json.loads(urllib.request.urlopen(site.url + "/api/v1/wanted.json").read())["result"]
+    assert wanted["wanted"][0]["usb_id"] == "058f:6387" and shown == len(wanted["wanted"])
+    usb = json.loads(urllib.request.urlopen(site.url + "/api/v1/usb/174c/55aa.json").read())["result"]
+    assert usb["linuxhw"]["computers"] == 996
+    assert page.problems == []

@@ -171,3 +171,13 @@ def test_letter_table_comes_from_the_kernel_data_and_reads_without_javascript(br
     assert page.locator("#quirk-builder").is_hidden()
     assert "needs JavaScript" in page.locator("main").inner_text()
     context.close()
+
+
+def test_an_entry_a_distribution_already_ships_is_named(watched_page):
+    page = watched_page
+    open_builder(page)
+    page.get_by_label("USB IDs and flag letters").fill("174c:55aa:u,152d:0567:u")
+    warnings = page.locator('[data-warning="distribution-already"]')
+    assert warnings.count() == 1
+    assert "Fixture OS already sets 174c:55aa:u" in warnings.inner_text()
+    assert page.problems == []

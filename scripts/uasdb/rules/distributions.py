@@ -1,6 +1,7 @@
 """Distribution quirk lists: letters the kernel knows, each USB ID once, entries in date order."""
 from ..problems import Finding
 from . import rule
+from .quirks import unknown_letters
 
 
 @rule("distribution-flags-known", "every letter a distribution sets is in the kernel's usb-storage.quirks table",
@@ -8,11 +9,8 @@ from . import rule
       example="entries[3].flags: unknown quirk letter(s) z — copy the letters exactly from the distribution's file; the kernel knows a=SANE_SENSE, …")
 def distribution_flags_known(record, ctx):
     for index, entry in enumerate(record.data.get("entries", [])):
-        unknown = sorted({c for c in entry.get("flags", "") if c not in ctx.quirk_letters})
-        if unknown:
-            known = ", ".join(f"{k}={v}" for k, v in sorted(ctx.quirk_letters.items()))
-            yield Finding(("entries", index, "flags"), f"unknown quirk letter(s) {', '.join(unknown)}",
-                          f"copy the letters exactly from the distribution's file; the kernel knows {known}")
+        yield from unknown_letters(entry.get("flags", ""), ("entries", index, "flags"), ctx,
+                                   "copy the letters exactly from the distribution's file; the kernel knows")
 
 
 @rule("distribution-entry-unique", "a distribution lists each USB ID once (the kernel would use only the first)",

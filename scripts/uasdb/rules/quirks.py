@@ -7,11 +7,16 @@ from . import rule
       example='unknown quirk letter(s) z — use letters from the kernel table: a=SANE_SENSE, …, u=IGNORE_UAS, …')
 def quirk_letter_known(record, ctx):
     for index, report in enumerate(record.data.get("reports", [])):
-        unknown = sorted({c for c in report.get("quirks", "") if c not in ctx.quirk_letters})
-        if unknown:
-            known = ", ".join(f"{k}={v}" for k, v in sorted(ctx.quirk_letters.items()))
-            yield Finding(("reports", index, "quirks"), f"unknown quirk letter(s) {', '.join(unknown)}",
-                          f"use letters from the kernel table: {known}")
+        yield from unknown_letters(report.get("quirks", ""), ("reports", index, "quirks"), ctx,
+                                   "use letters from the kernel table")
+
+
+def unknown_letters(flags, field, ctx, advice):
+    """A finding for quirk letters the kernel's table does not have, listing the ones it has."""
+    unknown = sorted({c for c in flags if c not in ctx.quirk_letters})
+    if unknown:
+        known = ", ".join(f"{k}={v}" for k, v in sorted(ctx.quirk_letters.items()))
+        yield Finding(field, f"unknown quirk letter(s) {', '.join(unknown)}", f"{advice}: {known}")
 
 
 @rule("quirk-needs-flags", "`uas: works-with-quirk` lists the `quirks` letters used, and only then",

@@ -1,5 +1,6 @@
 // /check/: paste command output, see every USB ID and driver in it with the adapters, verdicts, kernel
-// quirks and a quirk line. Data: /api/v1/adapters.json and /api/v1/kernel.json, fetched on the first check.
+// quirks and a quirk line. Data: /api/v1/adapters.json, /api/v1/kernel.json and /api/v1/distributions.json,
+// fetched on the first check.
 import { analysePaste, platformForHost, uasDetectDecision } from './check-core.js';
 import { builtinFor, buildLine, flagText, mergeEntries, preserveBuiltin, valueLength, QUIRKS_VALUE_MAX } from './quirks-core.js';
 import { adaptersById, badge, code, el, fillQuirkLine, loadApi, platformLabel, platforms, words } from './ui.js';
@@ -32,8 +33,10 @@ function init(form) {
     status.textContent = 'Checking…';
     let adapters;
     let kernel;
+    let distributions;
     try {
-      [adapters, kernel] = await Promise.all([loadApi(form.dataset.adapters), loadApi(form.dataset.kernel)]);
+      [adapters, kernel, distributions] = await Promise.all([loadApi(form.dataset.adapters), loadApi(form.dataset.kernel),
+        form.dataset.distributions ? loadApi(form.dataset.distributions) : { by_usb_id: {} }]);
     } catch (error) {
       if (mine !== generation) return;
       status.textContent = 'The database files could not be loaded; check your connection and try again.';
@@ -41,7 +44,7 @@ function init(form) {
       return;
     }
     if (mine !== generation) return;
-    const view = render(text, found, detected, { adapters: adaptersById(adapters), kernel, platform: select.value, base });
+    const view = render(text, found, detected, { adapters: adaptersById(adapters), kernel, distributions: distributions.by_usb_id, platform: select.value, base });
     results.replaceChildren(...view.nodes);
     status.textContent = view.status;
   }
@@ -269,6 +272,13 @@ function render(text, found, detected, ctx) {
     nodes.push(el('p', {}, 'Your kernel command line already has ', code(buildLine(found.quirks.map((q) => ({ id: q.id, letters: q.letters }))))));
   }
 
+  // The adapter-report form, its USB ID field (the form's `usb_id`) and title filled in.
+  const reportUrl = (formUrl, id) => {
+    const url = new URL(formUrl);
+    url.searchParams.set('title', `${url.searchParams.get('title') || ''}${id}`);
+    url.searchParams.set('usb_id', id);
+    return url.href;
+  };
   const lineEntries = [];
   for (const device of relevant) {
     const matches = adapters.get(device.id) || [];
@@ -282,9 +292,15 @@ function render(text, found, detected, ctx) {
     facts.append(el('dt', {}, 'In uasdb'), el('dd', {}, matches.length
       ? [`${matches.length} product${matches.length === 1 ? '' : 's'} report this ID`, matches.length > 1 ? ' (check which one is yours)' : '', ':',
         el('ul', { class: 'matches' }, matches.map((a) => adapterItem(a, platform, base)))]
-      : ['No adapter record has this ID yet. ', el('a', { href: base.report }, 'Add your report'), ' so the next person knows.']));
+      : ['No adapter record has this ID yet. ', el('a', { href: reportUrl(base.report, device.id), 'data-report-link': '' }, 'Add your report'), ' so the next person knows.']));
     facts.append(el('dt', {}, `Linux ${kernel.version}`), el('dd', {}, kernelInfo.sentences.length === 1
       ? kernelInfo.sentences[0] : el('ul', {}, kernelInfo.sentences.map((s) => el('li', {}, s)))));
+    const shipped = (ctx.distributions || {})[device.id] || [];
+    if (shipped.length) {
+      // The export words each fact; this only prints it with its link.
+      facts.append(el('dt', {}, 'Distributions'), el('dd', { 'data-distributions': device.id }, el('ul', {}, shipped.map((d) =>
+        el('li', {}, d.sentence, ' ', el('a', { href: d.url, rel: 'nofollow noopener' }, d.change))))));
+    }
     const letters = [...new Set(matches.flatMap((a) => a.verdict.quirk_entries).filter((e) => e.startsWith(`${device.id}:`))
       .map((e) => e.split(':')[2]).join(''))].sort().join('');
     if (letters) {

@@ -25,8 +25,12 @@ async function init(form) {
 
   let adapters;
   let kernel;
+  let shippedBy;
   try {
-    [adapters, kernel] = await Promise.all([loadApi(form.dataset.adapters), loadApi(form.dataset.kernel)]);
+    let distributions;
+    [adapters, kernel, distributions] = await Promise.all([loadApi(form.dataset.adapters), loadApi(form.dataset.kernel),
+      form.dataset.distributions ? loadApi(form.dataset.distributions) : { by_usb_id: {} }]);
+    shippedBy = distributions.by_usb_id;
   } catch (error) {
     pickStatus.textContent = 'The database files could not be loaded; typed entries need them too. Reload to try again.';
     return;
@@ -158,6 +162,10 @@ async function init(form) {
     if (kept.builtin_already) {
       warnings.push(el('li', { 'data-warning': 'builtin-already' },
         `Linux ${v} already sets every flag of this entry for every firmware of ${entry.id}: you do not need it.`));
+    }
+    for (const d of shippedBy[entry.id] || []) {
+      warnings.push(el('li', { 'data-warning': 'distribution-already' }, d.sentence, ' ',
+        el('a', { href: d.url, rel: 'nofollow noopener' }, d.change)));
     }
     if (kept.bcd_dependent) {
       warnings.push(el('li', {}, `Some of Linux ${v}'s entries for ${entry.id} cover only certain firmware versions (bcdDevice); `,

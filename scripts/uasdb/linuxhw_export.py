@@ -1,0 +1,67 @@
+"""How common each USB disk ID is on real Linux machines, and which common IDs nobody has reported yet.
+
+Joins data/linuxhw/lsusb-storage.yaml (`uasdb import-lsusb`) into the export:
+  usb[<vid:pid>].linuxhw   {rank, computers, vendor, name, driver, drivers, probe, probe_url, sentence}
+  lists.wanted             the table's IDs that no adapter record reports, most common first
+  usb[<vid:pid>].wanted    true for those IDs
+  linuxhw                  where the table comes from (source, commit, read, total_reports, devices)
+The /usb/ pages and /wanted/ print these as they are.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List
+
+SOURCE_NAME = "linux-hardware.org"
+
+
+def _shown(cell: str) -> str:
+    # The README cuts long cells short with "..."; an ellipsis shows that without inventing the rest.
+    return cell.replace("...", "…")
+
+
+def _sentence(device: Dict[str, Any]) -> str:
+    words = f"Seen on {device['computers']:,} computers"
+    if device.get("driver"):
+        words += f", driver {_shown(device['driver'])}"
+    return f"{words} ({SOURCE_NAME})."
+
+
+def add_popularity(site: Dict[str, Any], table: Dict[str, Any], new_slot: Callable[[Dict[str, str]], Dict[str, Any]]) -> Dict[str, Any]:
+    """Puts each table row on its USB slot (making the slot when no record has the ID); before add_reference,
+    so the kernel and usb.ids facts reach these slots too."""
+    for device in table["devices"]:
+        key = f"{device['vid']}:{device['pid']}"
+        slot = site["usb"].setdefault(key, new_slot({"vid": device["vid"], "pid": device["pid"]}))
+        slot["linuxhw"] = dict(device, sentence=_sentence(device))
+    site["linuxhw"] = {"source": table["source"], "commit": table["commit"], "read": table["read"],
+                       "total_reports": table.get("total_reports"), "devices": len(table["devices"]),
+                       "name": SOURCE_NAME}
+    return site
+
+
+def add_wanted(site: Dict[str, Any]) -> Dict[str, Any]:
+    """lists.wanted: the most common IDs without a single adapter record, with what Linux and distributions
+    already do for each (after add_reference and add_distributions)."""
+    wanted: List[Dict[str, Any]] = []
+    for key, slot in site["usb"].items():
+        seen = slot.get("linuxhw")
+        if not seen or slot["adapters"]:
+            continue
+        slot["wanted"] = True
+        kernel_flags = sorted({f["name"] for e in slot.get("kernel", []) for f in e["flags"]})
+        usbids = slot.get("usbids") or {}
+        wanted.append({
+            "usb_id": key, "vid": slot["vid"], "pid": slot["pid"], "rank": seen["rank"], "computers": seen["computers"],
+            "name": seen.get("name"), "vendor": seen.get("vendor"),
+            "usbids_vendor": usbids.get("vendor"), "usbids_product": usbids.get("product"),
+            "driver": seen.get("driver"), "drivers": seen.get("drivers", []), "probe_url": seen["probe_url"],
+            # what the page prints: usb.ids' product name when it has one, else the table's (maybe cut) name
+            "label": usbids.get("product") or _shown(seen.get("name") or ""),
+            "driver_text": _shown(seen.get("driver") or ""),
+            "chipsets": slot.get("chipsets", []), "kernel_flags": kernel_flags,
+            "kernel_checks_device": bool(slot.get("kernel_runtime")),
+            "distributions": [d["name"] for d in slot.get("distributions", [])],
+        })
+    site["lists"]["wanted"] = sorted(wanted, key=lambda w: w["rank"])
+    site["counts"]["wanted"] = len(wanted)
+    return site

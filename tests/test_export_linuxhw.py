@@ -1,0 +1,58 @@
+"""The export joins the linux-hardware.org table: a sentence per USB ID and the most wanted list."""
+import pytest
+
+from uasdb.export import _usb_slot
+from uasdb.linuxhw_export import add_popularity, add_wanted
+from uasdb.reference import load_linuxhw
+
+TABLE = {"source": "https://github.com/linuxhw/LsUSB/blob/" + "a" * 40 + "/README.md", "commit": "a" * 40,
+         "read": "2026-11-23", "total_reports": 211516, "devices": [
+             {"vid": "058f", "pid": "6387", "rank": 1, "computers": 2013, "name": "Transcend", "driver": "uas, us...",
+              "drivers": ["uas"], "probe": "A525C8911B", "probe_url": "https://linux-hardware.org/?probe=A525C8911B"},
+             {"vid": "174c", "pid": "55aa", "rank": 2, "computers": 996, "driver": "usb_sto...", "drivers": [],
+              "probe": "3AB561BBE8", "probe_url": "https://linux-hardware.org/?probe=3AB561BBE8"},
+             {"vid": "0bc2", "pid": "231a", "rank": 3, "computers": 269, "probe": "82B124D8C4",
+              "probe_url": "https://linux-hardware.org/?probe=82B124D8C4"},
+         ]}
+
+
+@pytest.fixture()
+def site():
+    reported = dict(_usb_slot({"vid": "174c", "pid": "55aa"}), adapters=["some-box"])
+    usb = {"174c:55aa": reported}
+    site = add_popularity({"usb": usb, "lists": {}, "counts": {}}, TABLE, _usb_slot)
+    # what add_reference and add_distributions would have added for 0bc2:231a
+    site["usb"]["0bc2:231a"]["kernel"] = [{"flags": [{"name": "NO_WP_DETECT", "letter": "w"}]}]
+    site["usb"]["0bc2:231a"]["distributions"] = [{"name": "Some OS"}]
+    return add_wanted(site)
+
+
+@pytest.mark.parametrize("usb_id, sentence", [
+    ("058f:6387", "Seen on 2,013 computers, driver uas, us… (linux-hardware.org)."),
+    ("174c:55aa", "Seen on 996 computers, driver usb_sto… (linux-hardware.org)."),
+    ("0bc2:231a", "Seen on 269 computers (linux-hardware.org)."),   # no driver in the table: none claimed
+])
+def test_every_row_reaches_its_usb_slot_with_a_sentence(site, usb_id, sentence):
+    assert site["usb"][usb_id]["linuxhw"]["sentence"] == sentence
+
+
+def test_wanted_is_the_unreported_ids_most_common_first(site):
+    wanted = site["lists"]["wanted"]
+    assert [w["usb_id"] for w in wanted] == ["058f:6387", "0bc2:231a"]
+    assert site["counts"]["wanted"] == 2
+    assert site["usb"]["058f:6387"]["wanted"] is True and "wanted" not in site["usb"]["174c:55aa"]
+    assert (wanted[1]["kernel_flags"], wanted[1]["distributions"]) == (["NO_WP_DETECT"], ["Some OS"])
+    assert wanted[0]["probe_url"] == "https://linux-hardware.org/?probe=A525C8911B"
+    assert (wanted[0]["label"], wanted[0]["driver_text"]) == ("Transcend", "uas, us…")
+    assert (wanted[1]["label"], wanted[1]["driver_text"]) == ("", "")
+
+
+def test_source_is_named(site):
+    assert site["linuxhw"]["name"] == "linux-hardware.org"
+    assert (site["linuxhw"]["devices"], site["linuxhw"]["total_reports"]) == (3, 211516)
+
+
+def test_real_table_loads_in_rank_order():
+    devices = load_linuxhw()["devices"]
+    assert [d["rank"] for d in devices] == list(range(1, len(devices) + 1))
+    assert all(a["computers"] >= b["computers"] for a, b in zip(devices, devices[1:]))
