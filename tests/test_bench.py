@@ -3,7 +3,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from helpers import REPO
+
+pytestmark = pytest.mark.slow  # builds the site several times (about a minute)
 
 
 def test_quick_benchmark_runs_and_writes_its_report(tmp_path):

@@ -59,7 +59,10 @@ def test_new_rejects_a_bad_usb_id():
     assert result.returncode == 2 and "is not a USB ID" in result.stderr
 
 
-def test_rules_lists_every_rule_with_fixable_marker():
+def test_rules_lists_every_rule_with_severity_and_fixable_marker():
     result = uasdb("rules")
     assert result.returncode == 0
-    assert "quirk-needs-flags" in result.stdout and "(fixed by `uasdb fmt`)" in result.stdout
+    lines = {line.split()[0]: line.split()[1:3] for line in result.stdout.splitlines()}
+    assert lines["quirk-needs-flags"] == ["error", "record"] and lines["shared-usb-id"] == ["warning", "tree"]
+    assert lines["yaml-anchor"] == ["error", "file"] and lines["waiver-matches-nothing"] == ["error", "waivers"]
+    assert "schema-comment" in result.stdout and "(fixed by `uasdb fmt`)" in result.stdout

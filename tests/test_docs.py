@@ -1,4 +1,4 @@
-"""The documentation stays true: its example validates, its recipes run, its rule catalogue is complete."""
+"""The documentation stays true: its example validates, its recipes run, its rule tables follow the registry."""
 import os
 import re
 import shutil
@@ -10,6 +10,7 @@ import pytest
 from helpers import BASE_CHIPSET, REPO, TODAY, write_tree
 from uasdb.database import check
 from uasdb.rules import all_rules
+from uasdb.ruletable import run_rule_table, with_tables
 
 CONTRIBUTING = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
 RECIPES_DIR = REPO / "tests" / "fixtures" / "recipes"
@@ -29,18 +30,22 @@ def test_commented_example_record_is_valid(tmp_path):
     assert [p.render() for p in problems] == []
 
 
-def test_every_rule_is_in_the_catalogue():
+def test_rule_tables_are_generated_from_the_registry():
+    """Like the field guide: CONTRIBUTING.md's tables are what `uasdb rule-table` writes, and list every rule."""
+    assert with_tables(CONTRIBUTING) == CONTRIBUTING, "run `uasdb rule-table` and commit CONTRIBUTING.md"
     catalogue = section("Validation rules")
     for rule in all_rules():
-        assert f"`{rule.id}`" in catalogue, f"rule {rule.id} is not documented in CONTRIBUTING.md"
+        assert f"| `{rule.id}` | {rule.severity} |" in catalogue
 
 
-def test_every_problem_id_the_code_can_emit_is_documented():
-    source = "\n".join(p.read_text() for p in (REPO / "scripts" / "uasdb").glob("*.py"))
-    emitted = set(re.findall(r'"((?:file|yaml|schema)-[a-z0-9-]+)"', source))
-    catalogue = section("Validation rules")
-    missing = sorted(r for r in emitted if f"`{r}`" not in catalogue and r != "schema-internal")
-    assert missing == []
+def test_rule_table_check_fails_when_stale(tmp_path):
+    stale = tmp_path / "CONTRIBUTING.md"
+    stale.write_text(CONTRIBUTING.replace("| `file-bom` | error |", "| `file-bom` | warning |"), encoding="utf-8")
+    assert run_rule_table(stale, check_only=True) == 1
+    assert run_rule_table(stale, check_only=False) == 0 and stale.read_text(encoding="utf-8") == CONTRIBUTING
+    no_markers = tmp_path / "other.md"
+    no_markers.write_text("# nothing here\n", encoding="utf-8")
+    assert run_rule_table(no_markers, check_only=True) == 1
 
 
 def recipes():
@@ -67,6 +72,7 @@ def yq_binary() -> str:
     return found
 
 
+@pytest.mark.reference  # yq comes from `make tools`
 @pytest.mark.parametrize("title,command", recipes(), ids=[t for t, _ in recipes()])
 def test_yq_recipe(title, command):
     assert title in EXPECTED, f"new recipe {title!r}: add its expected output to EXPECTED"

@@ -12,6 +12,8 @@ from uasdb.importers import drivedb, kernel, usbids
 from uasdb.importers.common import debian_package
 from uasdb.reference import DATA_DIR, kernel_file, load_kernel
 
+pytestmark = pytest.mark.reference
+
 KERNEL_TARBALL = Path("/usr/src/linux-source-6.12.tar.xz")
 USB_IDS = Path(usbids.DEFAULT_PATH)
 DRIVEDB = Path(drivedb.DEFAULT_PATH)

@@ -35,6 +35,8 @@ def cmd_validate(args) -> int:
     summary = f"{len(result.records)} records checked: {errors} error(s), {warnings} warning(s)"
     if result.problems:
         summary += f" in {files} file(s)"
+    if result.waived:
+        summary += f"; {len(result.waived)} expected warning(s) waived in data/waivers.yaml"
     print(summary, file=sys.stderr if not errors else sys.stdout)
     return 1 if errors else 0
 
@@ -43,7 +45,7 @@ def cmd_rules(args) -> int:
     from .rules import all_rules
     for rule in all_rules():
         fix = " (fixed by `uasdb fmt`)" if rule.fixable else ""
-        print(f"{rule.id:28} {rule.description}{fix}")
+        print(f"{rule.id:31} {rule.severity:8} {rule.scope:8} {rule.description}{fix}")
     return 0
 
 
@@ -123,6 +125,16 @@ def cmd_diff(args) -> int:
     return run_diff(args.base, args.head, Path(args.repo) if args.repo else None)
 
 
+def cmd_issue_form(args) -> int:
+    from .issueform import run_issue_form
+    return run_issue_form(Path(args.file), args.check)
+
+
+def cmd_rule_table(args) -> int:
+    from .ruletable import run_rule_table
+    return run_rule_table(Path(args.file), args.check)
+
+
 def cmd_field_guide(args) -> int:
     from .fieldguide import run_field_guide
     return run_field_guide(Path(args.out), args.check)
@@ -180,8 +192,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the file is stale")
     p.set_defaults(func=cmd_field_guide)
 
-    p = sub.add_parser("rules", help="list the validation rules")
+    p = sub.add_parser("rules", help="list every problem id with its severity, scope and fmt repair")
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("issue-form", help="write the issue form's Computer dropdown from the schema's hosts")
+    p.add_argument("--file", default=".github/ISSUE_TEMPLATE/adapter-report.yml", help="issue form to update")
+    p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the dropdown is stale")
+    p.set_defaults(func=cmd_issue_form)
+
+    p = sub.add_parser("rule-table", help="write the rule tables in CONTRIBUTING.md from the rule registry")
+    p.add_argument("--file", default="CONTRIBUTING.md", help="document holding the tables (default: CONTRIBUTING.md)")
+    p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the tables are stale")
+    p.set_defaults(func=cmd_rule_table)
 
     p = sub.add_parser("export", help="write the data and verdicts the site and API are built from")
     p.add_argument("--out", default="site/data/generated", help="output folder")

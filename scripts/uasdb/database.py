@@ -14,7 +14,8 @@ from .kernel_flags import quirk_letters
 from .loader import Loaded, load_file
 from .problems import Finding, Problem
 from .reference import KernelTable, UsbIds, load_kernel, load_usbids
-from .rules import all_rules
+from .rules import checking_rules
+from .rules.waivers import apply_waivers
 from .schema import schema_problems
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -54,6 +55,7 @@ class Context:
 class Result:
     records: List[Record]
     problems: List[Problem]
+    waived: List[Problem] = field(default_factory=list)  # warnings data/waivers.yaml acknowledges, not shown
 
     @property
     def errors(self) -> List[Problem]:
@@ -148,15 +150,20 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None) -> 
         chipset_ids |= {p.stem for p in (Path(folder) / KIND_DIRS["chipset"]).glob("*.yaml")}
     ctx = Context(chipset_ids=chipset_ids, today=today or today_for_checks())
 
-    for rule in all_rules():
+    for rule in checking_rules():
         applicable = [r for r in records if r.kind in rule.kinds]
         if rule.scope == "tree":
             pairs = _safe_tree(rule, applicable, ctx)
         else:
             pairs = ((record, finding) for record in applicable for finding in _safe(rule, record, ctx))
         for record, finding in pairs:
-            problems.append(record.loaded.problem(finding.field, finding.message, finding.fix, rule.id, finding.severity))
-    return Result(records, sorted(problems, key=Problem.sort_key))
+            problems.append(record.loaded.problem(finding.field, finding.message, finding.fix, rule.id,
+                                                  finding.severity or rule.severity))
+    # Each data/ folder involved may hold a waivers.yaml (the real tree's acknowledges its expected warnings).
+    roots = {os.path.dirname(os.path.dirname(os.path.abspath(r.path))) for r in records} if paths else {str(DATA_DIR)}
+    checked = {os.path.abspath(r.path) for r in records}
+    problems, waived = apply_waivers(sorted(roots), problems, checked, display_path)
+    return Result(records, sorted(problems, key=Problem.sort_key), waived)
 
 
 # What a rule may trip over on data the schema rejected (or on values no rule anticipated).

@@ -27,6 +27,7 @@ from typing import Any, Collection, Dict, List, Optional, Sequence
 from .distribution_export import add_distributions
 from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check, relative_to
 from .kernel_export import add_reference
+from .vocabulary import HOST_TITLES
 from .report_link import report_query
 from .linuxhw_export import add_popularity, add_wanted
 from .reference import load_linuxhw
@@ -39,10 +40,7 @@ PATCHED_QUIRKS_LIMIT = {"chars": 255, "who": "Home Assistant OS (Raspberry Pi im
                         "url": "https://github.com/home-assistant/operating-system/pull/3311"}
 
 # How the site names each `host` of the schema's enum.
-HOST_LABELS = {"pi4": "Raspberry Pi 4", "pi400": "Raspberry Pi 400", "cm4": "Compute Module 4", "pi5": "Raspberry Pi 5",
-               "pi500": "Raspberry Pi 500", "cm5": "Compute Module 5", "pi3": "Raspberry Pi 3", "pi3b-plus": "Raspberry Pi 3B+",
-               "pi-zero-2": "Raspberry Pi Zero 2", "pi-older": "older Raspberry Pi", "linux-x86_64": "Linux PC (x86-64)",
-               "linux-arm64": "Linux (arm64)", "macos": "macOS", "windows": "Windows"}
+HOST_LABELS = HOST_TITLES  # from the schema, via vocabulary.py: the same titles the issue form offers
 # The order the site shows platforms in: the Pi models people ask about first.
 PLATFORM_ORDER = ["pi4", "pi5", "pi3", "linux", "macos", "windows"]
 

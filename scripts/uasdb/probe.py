@@ -731,6 +731,9 @@ PI_MODELS = (  # (pattern on /proc/device-tree/model, schema host); first match 
     (r"Raspberry Pi Zero 2\b", "pi-zero-2"),
     (r"Raspberry Pi\b", "pi-older"),
 )
+# Hosts whose USB controller has no UAS. probe.py runs as one stand-alone file, so it keeps this copy of the
+# schema's vocabulary (uasdb/vocabulary.py); tests/test_vocabulary.py fails when the two differ.
+NO_UAS_HOSTS = ("pi3", "pi3b-plus", "pi-zero-2", "pi-older")
 
 
 def host_for(model: Optional[str], arch: Optional[str], os_kind: str = "linux") -> Optional[str]:
@@ -881,7 +884,7 @@ def assess(device: Device, system: System) -> Finding:
     quirks = quirk_flags_for(device.usb_id, system.module_quirks or system.cmdline_quirks)
     driver = device.driver
     trouble = device_trouble(device, system)
-    old_pi = system.host in ("pi3", "pi3b-plus", "pi-zero-2", "pi-older")
+    old_pi = system.host in NO_UAS_HOSTS
     if device.speed in ("480M", "5000M", "10000M", "20000M"):
         fields["link_speed"] = device.speed
     if driver in STORAGE_DRIVERS:

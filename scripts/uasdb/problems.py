@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Tuple, Union
+from typing import Iterable, Optional, Tuple, Union
 
 PathPart = Union[str, int]
 FieldPath = Tuple[PathPart, ...]
@@ -49,7 +49,7 @@ class Finding:
     field: FieldPath
     message: str
     fix: str = ""
-    severity: str = ERROR
+    severity: Optional[str] = None  # None: the registered severity of the rule that found it
 
 
 def count(problems: Iterable[Problem]):

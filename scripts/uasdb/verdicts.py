@@ -34,17 +34,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-PLATFORMS: Dict[str, Dict[str, Any]] = {
-    "pi4": {"label": "Raspberry Pi 4", "hosts": ("pi4", "pi400", "cm4"), "linux": True, "pi": True},
-    "pi5": {"label": "Raspberry Pi 5", "hosts": ("pi5", "pi500", "cm5"), "linux": True, "pi": True},
-    "pi3": {"label": "Raspberry Pi 3 and older", "hosts": ("pi3", "pi3b-plus", "pi-zero-2", "pi-older"), "linux": True,
-            "pi": True, "no_uas_host": True,
-            # Only the 3B+ boots from USB out of the box (the 3B after setting its OTP bit); the rest cannot.
-            "boot_hosts": ("pi3", "pi3b-plus")},
-    "linux": {"label": "Linux PC", "hosts": ("linux-x86_64", "linux-arm64"), "linux": True, "pi": False},
-    "macos": {"label": "macOS", "hosts": ("macos",), "linux": False, "pi": False},
-    "windows": {"label": "Windows", "hosts": ("windows",), "linux": False, "pi": False},
-}
+from .vocabulary import PLATFORMS as VOCABULARY_PLATFORMS
+
+# Platforms and their hosts come from the schema (vocabulary.py): label, member hosts, Linux or not, Pi or not,
+# `no_uas_host` when none of its hosts can do UAS, `boot_hosts` when only some can boot from USB.
+PLATFORMS: Dict[str, Dict[str, Any]] = VOCABULARY_PLATFORMS
 HOST_PLATFORM = {host: name for name, spec in PLATFORMS.items() for host in spec["hosts"]}
 # The platforms whose verdicts decide the lists: the Pi models the site is for.
 LIST_PLATFORMS = ("pi4", "pi5")

@@ -3,6 +3,7 @@ and Debian's Chromium driven by pytest-playwright (never a downloaded browser)."
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -87,9 +88,14 @@ def watched_page(browser, site):
 
 
 @pytest.fixture(scope="session")
-def artifacts():
-    ARTIFACTS.mkdir(exist_ok=True)
-    return ARTIFACTS
+def capture():
+    """`capture(page, name)` saves a full-page screenshot as test-artifacts/<name>.png for people to look at, only
+    when UASDB_SCREENSHOTS=1: a screenshot asserts nothing, and taking them costs more than the checks beside them."""
+    def save(page, name: str) -> None:
+        if os.environ.get("UASDB_SCREENSHOTS") == "1":
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    return save
 
 
 JS_SOURCE = REPO_ROOT / "site" / "assets" / "js"

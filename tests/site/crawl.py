@@ -68,3 +68,15 @@ def crawl(base: str, limit: int = 5000) -> Tuple[Dict[str, int], List[str], Set[
         if url in ids and fragment not in ids[url]:
             broken.append(f"{referrer} -> {url}#{fragment} (no element with that id)")
     return status, broken, set(ids)
+
+
+def one_page_per_layout(pages) -> List[str]:
+    """The first page (in sorted order) of each layout: pages whose paths have the same depth under the same top
+    section share a template (/adapters/<id>/, /usb/<vid>/<pid>/), so rendering one of each in a browser is enough
+    once the crawl has fetched them all over HTTP."""
+    chosen: Dict[Tuple[str, int], str] = {}
+    for url in sorted(pages):
+        parts = [part for part in urlparse(url).path.split("/") if part]
+        key = (parts[0] if parts else "", len(parts))
+        chosen.setdefault(key, url)
+    return sorted(chosen.values())

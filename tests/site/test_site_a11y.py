@@ -1,5 +1,5 @@
 """Accessibility and layout: axe-core finds no violations in light and dark, nothing overflows at 360 px,
-and screenshots of the main pages are saved under test-artifacts/ for people to look at."""
+and with UASDB_SCREENSHOTS=1 screenshots of the main pages are saved under test-artifacts/ for people to look at."""
 from __future__ import annotations
 
 import pytest
@@ -33,12 +33,12 @@ def test_axe_finds_no_violations(browser, site, name, scheme):
 
 @pytest.mark.parametrize("width", [360, 1280])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_pages_fit_the_screen_and_are_captured(browser, site, artifacts, width, scheme):
+def test_pages_fit_the_screen_and_are_captured(browser, site, capture, width, scheme):
     context = browser.new_context(base_url=site.url, viewport={"width": width, "height": 800}, color_scheme=scheme)
     page = context.new_page()
     for name, path in PAGES.items():
         page.goto(path)
-        page.screenshot(path=str(artifacts / f"site-{name}-{width}-{scheme}.png"), full_page=True)
+        capture(page, f"site-{name}-{width}-{scheme}")
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at {width}px"
     context.close()

@@ -1,10 +1,10 @@
-"""Every internal link resolves, on the fixture site and on the site built from the real data/; every page
-loads without console errors or requests to other origins."""
+"""Every internal link resolves over plain HTTP, on the fixture site and on the site built from the real data/;
+one page of each layout loads in the browser without console errors or requests to other origins."""
 from __future__ import annotations
 
 import pytest
 
-from crawl import crawl
+from crawl import crawl, one_page_per_layout
 
 pytestmark = pytest.mark.browser
 
@@ -26,10 +26,20 @@ def test_real_data_site_has_no_broken_links(real_site):
         assert f"{real_site.url}/chipsets/{chipset['id']}/" in pages
 
 
-def test_no_page_logs_errors_or_leaves_the_origin(site, watched_page):
+def test_one_page_per_layout_covers_every_section():
+    pages = {f"http://x{path}" for path in ("/", "/adapters/", "/adapters/a/", "/adapters/b/", "/usb/152d/0578/",
+                                          "/usb/152d/0579/", "/usb/2109/", "/check/", "/404.html")}
+    assert sorted(one_page_per_layout(pages)) == ["http://x/", "http://x/404.html", "http://x/adapters/",
+                                                  "http://x/adapters/a/", "http://x/check/", "http://x/usb/152d/0578/",
+                                                  "http://x/usb/2109/"]
+
+
+def test_no_layout_logs_errors_or_leaves_the_origin(site, watched_page):
     _, _, pages = crawl(site.url)
-    assert len(pages) > 10
-    for url in sorted(pages):
+    chosen = one_page_per_layout(pages)
+    assert len(pages) > 10 and len(chosen) > 5
+    assert f"{site.url}/adapters/fixture-hostile/" in pages
+    for url in chosen + [f"{site.url}/adapters/fixture-hostile/"]:  # the hostile record renders too
         watched_page.goto(url)
         watched_page.wait_for_load_state("networkidle")
     assert watched_page.problems == []

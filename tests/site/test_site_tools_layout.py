@@ -1,5 +1,5 @@
 """The check page and the quirk builder with results on screen: axe finds no violations in light and dark,
-nothing scrolls sideways at 360 px, and screenshots go to test-artifacts/ for people to look at."""
+nothing scrolls sideways at 360 px, and with UASDB_SCREENSHOTS=1 screenshots go to test-artifacts/ for people to look at."""
 from __future__ import annotations
 
 import re
@@ -45,14 +45,14 @@ def test_axe_finds_no_violations_with_results_shown(browser, site, name, scheme)
 @pytest.mark.parametrize("width", [360, 1280])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("name", sorted(TOOLS))
-def test_tool_pages_fit_the_screen_and_are_captured(browser, site, artifacts, name, width, scheme):
+def test_tool_pages_fit_the_screen_and_are_captured(browser, site, capture, name, width, scheme):
     context = browser.new_context(base_url=site.url, viewport={"width": width, "height": 800}, color_scheme=scheme)
     page = context.new_page()
     errors = []
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
     page.on("pageerror", lambda e: errors.append(str(e)))
     TOOLS[name](page)
-    page.screenshot(path=str(artifacts / f"site-{name}-{width}-{scheme}.png"), full_page=True)
+    capture(page, f"site-{name}-{width}-{scheme}")
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     context.close()
     assert overflow <= 0, f"/{name}/ scrolls sideways by {overflow}px at {width}px"

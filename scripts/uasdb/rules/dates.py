@@ -12,7 +12,8 @@ def _date_fields(record):
         yield ("firmware", index, "date"), firmware.get("date")
 
 
-@rule("date-valid", "dates are real ISO days (or months, or years), not in the future")
+@rule("date-valid", "dates are real ISO days (or months, or years), not in the future",
+      example='2031-01-01 is in the future — use the day of the observation or of its publication')
 def date_valid(record, ctx):
     for field, value in _date_fields(record):
         if not isinstance(value, str):

@@ -5,7 +5,8 @@ from .quirks import unknown_letters
 
 
 @rule("distribution-flags-known", "every letter a distribution sets is in the kernel's usb-storage.quirks table",
-      kinds=("distribution",))
+      kinds=("distribution",),
+      example="entries[3].flags: unknown quirk letter(s) z — copy the letters exactly from the distribution's file; the kernel knows a=SANE_SENSE, …")
 def distribution_flags_known(record, ctx):
     for index, entry in enumerate(record.data.get("entries", [])):
         yield from unknown_letters(entry.get("flags", ""), ("entries", index, "flags"), ctx,
@@ -13,7 +14,8 @@ def distribution_flags_known(record, ctx):
 
 
 @rule("distribution-entry-unique", "a distribution lists each USB ID once (the kernel would use only the first)",
-      kinds=("distribution",))
+      kinds=("distribution",),
+      example='entries[5]: 152d:0578 is already entry 2 — …')
 def distribution_entry_unique(record, ctx):
     first = {}
     for index, entry in enumerate(record.data.get("entries", [])):
@@ -26,7 +28,8 @@ def distribution_entry_unique(record, ctx):
 
 
 @rule("distribution-added-before-seen", "no entry was added after the file version it was read from",
-      kinds=("distribution",))
+      kinds=("distribution",),
+      example='entries[0].added_on: added on 2024-05-01, after the version read (2023-01-01) — check the date of the change, or read the newer file and update `seen`')
 def distribution_added_before_seen(record, ctx):
     seen = str(record.data.get("seen", {}).get("date", ""))
     for index, entry in enumerate(record.data.get("entries", [])):

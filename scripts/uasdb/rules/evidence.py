@@ -4,7 +4,8 @@ from ..verdicts import NOT_THE_ADAPTER, dmesg_trouble, effective_driver, evidenc
 from . import rule
 
 
-@rule("driver-matches-evidence", "a report's `driver` is the one its `lsusb -t`, dmesg or probe output shows")
+@rule("driver-matches-evidence", "a report's `driver` is the one its `lsusb -t`, dmesg or probe output shows",
+      example='`driver: usb-storage`, but the attached output shows uas — set `driver: uas`, or attach the output of the run the report is about')
 def driver_matches_evidence(record, ctx):
     for index, report in enumerate(record.data.get("reports", [])):
         shown = evidence_driver(report)
@@ -13,7 +14,8 @@ def driver_matches_evidence(record, ctx):
                           f"set `driver: {shown}`, or attach the output of the run the report is about")
 
 
-@rule("outcome-matches-evidence", "a stated `uas` outcome agrees with the driver and the trouble the report shows")
+@rule("outcome-matches-evidence", "a stated `uas` outcome agrees with the driver and the trouble the report shows",
+      example='`uas: works`, but dmesg shows `uas_eh_abort_handler 0 uas-tag 1` under uas — set `uas: broken`, or `blamed_on:` if the source blames power, the cable, a hub or the drive')
 def outcome_matches_evidence(record, ctx):
     for index, report in enumerate(record.data.get("reports", [])):
         stated, driver = report.get("uas"), effective_driver(report)
@@ -40,7 +42,8 @@ def _fix_applies(report) -> bool:
             or has_trouble(report))
 
 
-@rule("fixed-in-needs-failure", "`fixed_in` marks a failure that a later release fixed, and the report predates the fix")
+@rule("fixed-in-needs-failure", "`fixed_in` marks a failure that a later release fixed, and the report predates the fix",
+      example="the report's bootloader 2021-01-05 is not older than the fix 2020-09-03 — check both versions")
 def fixed_in_needs_failure(record, ctx):
     for index, report in enumerate(record.data.get("reports", [])):
         fix = report.get("fixed_in")

@@ -6,7 +6,8 @@ from ..problems import Finding
 from . import rule
 
 
-@rule("id-matches-filename", "`id` equals the file name without .yaml", kinds=("adapter", "chipset", "distribution"))
+@rule("id-matches-filename", "`id` equals the file name without .yaml", kinds=("adapter", "chipset", "distribution"),
+      example='id `not-the-file-name` differs from the file name `wrong-name.yaml` — set `id: wrong-name` or rename the file')
 def id_matches_filename(record, ctx):
     stem = Path(record.path).stem
     record_id = record.data.get("id")
@@ -31,7 +32,8 @@ def _slug(text: str) -> str:
     return "-".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
-@rule("unique-ids", "ids and aliases are unique among records of one kind", scope="tree", kinds=("adapter", "chipset", "distribution"))
+@rule("unique-ids", "ids and aliases are unique among records of one kind", scope="tree", kinds=("adapter", "chipset", "distribution"),
+      example='aliases[0]: `acme-box` is already used by data/adapters/acme-box.yaml')
 def unique_ids(records, ctx):
     for kind in ("adapter", "chipset", "distribution"):
         of_kind = [r for r in records if r.kind == kind]
@@ -49,7 +51,9 @@ def unique_ids(records, ctx):
                 seen.setdefault(name, record)
 
 
-@rule("schema-comment", "the first line points editors at the schema", kinds=("adapter", "chipset", "distribution"), fixable=True)
+@rule("schema-comment", "the first line points editors at the schema", kinds=("adapter", "chipset", "distribution"),
+      fixer="writes the schema comment as line 1",
+      example='the first line is not the schema comment — make line 1 `# yaml-language-server: $schema=…`')
 def schema_comment(record, ctx):
     expected = f"# yaml-language-server: $schema=../../schema/{record.kind}.schema.json"
     first = record.text.split("\n", 1)[0]

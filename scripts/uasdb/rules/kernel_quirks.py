@@ -75,7 +75,8 @@ def _linux_reports(record):
             yield index, report
 
 
-@rule("kernel-quirk-contradicted", "a report disagrees with a flag Linux sets for the ID by itself (a note)")
+@rule("kernel-quirk-contradicted", "a report disagrees with a flag Linux sets for the ID by itself", severity=WARNING,
+      example='Linux 6.12 sets IGNORE_UAS for 2537:1068 (drivers/usb/storage/unusual_uas.h:171), so uas should not bind, yet this report says `driver: uas` — if the test ran an older kernel, add `kernel:` with its version')
 def kernel_quirk_contradicted(record, ctx):
     table = ctx.kernel
     for index, report in _linux_reports(record):
@@ -103,7 +104,8 @@ def kernel_quirk_contradicted(record, ctx):
                               "check the `smartctl -d` type used and the kernel version (`kernel:`)", WARNING)
 
 
-@rule("kernel-quirk-redundant", "a quirk a report needed is one Linux now applies by itself (a note)")
+@rule("kernel-quirk-redundant", "a quirk a report needed is one Linux now applies by itself", severity=WARNING,
+      example='Linux 6.12 already applies IGNORE_UAS (falls back to usb-storage) at drivers/usb/storage/unusual_uas.h:171 to 2537:1068, so this quirk is not needed there')
 def kernel_quirk_redundant(record, ctx):
     table = ctx.kernel
     for index, report in _linux_reports(record):

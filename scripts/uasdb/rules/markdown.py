@@ -26,7 +26,8 @@ def _texts(record):
                 yield ("firmware", index, key), firmware[key]
 
 
-@rule("markdown-safe", "notes contain no raw HTML and link only to https pages", kinds=("adapter", "chipset"))
+@rule("markdown-safe", "notes contain no raw HTML and link only to https pages", kinds=("adapter", "chipset"),
+      example='raw HTML `<img src=x onerror=alert(1)>` in text — write plain Markdown')
 def markdown_safe(record, ctx):
     for field, text in _texts(record):
         tag = HTML_TAG.search(AUTOLINK.sub("", text))

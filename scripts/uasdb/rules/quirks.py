@@ -3,7 +3,8 @@ from ..problems import Finding
 from . import rule
 
 
-@rule("quirk-letter-known", "every quirk letter is in the kernel's usb-storage.quirks table")
+@rule("quirk-letter-known", "every quirk letter is in the kernel's usb-storage.quirks table",
+      example='unknown quirk letter(s) z — use letters from the kernel table: a=SANE_SENSE, …, u=IGNORE_UAS, …')
 def quirk_letter_known(record, ctx):
     for index, report in enumerate(record.data.get("reports", [])):
         yield from unknown_letters(report.get("quirks", ""), ("reports", index, "quirks"), ctx,
@@ -18,7 +19,8 @@ def unknown_letters(flags, field, ctx, advice):
         yield Finding(field, f"unknown quirk letter(s) {', '.join(unknown)}", f"{advice}: {known}")
 
 
-@rule("quirk-needs-flags", "`uas: works-with-quirk` lists the `quirks` letters used, and only then")
+@rule("quirk-needs-flags", "`uas: works-with-quirk` lists the `quirks` letters used, and only then",
+      example='works-with-quirk without the quirk letters — add `quirks: u`')
 def quirk_needs_flags(record, ctx):
     for index, report in enumerate(record.data.get("reports", [])):
         if report.get("uas") == "works-with-quirk" and not report.get("quirks"):
@@ -29,7 +31,8 @@ def quirk_needs_flags(record, ctx):
                           "set `uas: works-with-quirk` or remove `quirks`")
 
 
-@rule("quirk-needs-usb-id", "a quirk can only be written for an adapter whose USB ID is known")
+@rule("quirk-needs-usb-id", "a quirk can only be written for an adapter whose USB ID is known",
+      example='works-with-quirk, but the record has no usb_ids to build the quirk line')
 def quirk_needs_usb_id(record, ctx):
     if record.data.get("usb_ids"):
         return

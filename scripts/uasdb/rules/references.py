@@ -3,7 +3,8 @@ from ..problems import Finding
 from . import rule
 
 
-@rule("chipset-exists", "`chipset` names a record in data/chipsets/")
+@rule("chipset-exists", "`chipset` names a record in data/chipsets/",
+      example='no chipset record `jms587` — did you mean `jms578`? add data/chipsets/jms587.yaml or leave `chipset` out')
 def chipset_exists(record, ctx):
     chipset = record.data.get("chipset")
     if chipset is not None and chipset not in ctx.chipset_ids:

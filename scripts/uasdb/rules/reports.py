@@ -1,12 +1,14 @@
 """Reports: sourced, explained when negative, possible for the host."""
 from ..problems import Finding
 from ..verdicts import PLATFORMS, HOST_PLATFORM
+from ..vocabulary import NO_UAS_HOSTS
 from . import rule
 
-OLD_PI_HOSTS = PLATFORMS["pi3"]["hosts"]
+OLD_PI_HOSTS = NO_UAS_HOSTS
 
 
-@rule("report-has-source", "every report has a public URL, a publication's title and name (and author when known), or `tested_by` with evidence")
+@rule("report-has-source", "every report has a public URL, a publication's title and name (and author when known), or `tested_by` with evidence",
+      example='a test done for this repository has no evidence — attach `evidence:` with at least the `lsusb_t` line')
 def report_has_source(record, ctx):
     for index, report in enumerate(record.data.get("reports", [])):
         source = report.get("source") or {}
@@ -20,7 +22,8 @@ def report_has_source(record, ctx):
                           "attach `evidence:` with at least the `lsusb_t` line (and dmesg for failures)")
 
 
-@rule("failure-needs-explanation", "broken UAS, a failed boot or an unstable link comes with notes or evidence")
+@rule("failure-needs-explanation", "broken UAS, a failed boot or an unstable link comes with notes or evidence",
+      example='`uas: broken` is not explained — add `notes:` saying what happened, or `evidence:` with the dmesg lines')
 def failure_needs_explanation(record, ctx):
     for index, report in enumerate(record.data.get("reports", [])):
         failed = [f for f, bad in (("uas", report.get("uas") == "broken"), ("boot", report.get("boot") == "fails"),
@@ -30,7 +33,8 @@ def failure_needs_explanation(record, ctx):
                           "add `notes:` saying what happened, or `evidence:` with the dmesg lines")
 
 
-@rule("old-pi-no-uas", "a Pi 3 or older cannot report UAS working (its USB host has no UAS)")
+@rule("old-pi-no-uas", "a Pi 3 or older cannot report UAS working (its USB host has no UAS)",
+      example='`uas: works` on pi3b-plus, whose USB host cannot do UAS — use `uas: host-no-uas`')
 def old_pi_no_uas(record, ctx):
     for index, report in enumerate(record.data.get("reports", [])):
         if report.get("host") not in OLD_PI_HOSTS:
@@ -43,7 +47,8 @@ def old_pi_no_uas(record, ctx):
                           "check `lsusb -t` again: it shows usb-storage on these boards")
 
 
-@rule("boot-needs-pi", "boot outcomes are recorded for Raspberry Pi hosts")
+@rule("boot-needs-pi", "boot outcomes are recorded for Raspberry Pi hosts",
+      example='boot outcome on windows is not tracked — put booting details in `notes:`')
 def boot_needs_pi(record, ctx):
     for index, report in enumerate(record.data.get("reports", [])):
         platform = HOST_PLATFORM.get(report.get("host"))
@@ -52,7 +57,8 @@ def boot_needs_pi(record, ctx):
                           "put booting details in `notes:`")
 
 
-@rule("workaround-needs-boot", "`boot_workaround` goes with `boot: works-with-workaround`, which needs it")
+@rule("workaround-needs-boot", "`boot_workaround` goes with `boot: works-with-workaround`, which needs it",
+      example='works-with-workaround without saying which workaround — add `boot_workaround:`')
 def workaround_needs_boot(record, ctx):
     for index, report in enumerate(record.data.get("reports", [])):
         if report.get("boot") == "works-with-workaround" and not report.get("boot_workaround"):

@@ -29,7 +29,8 @@ def _name(character: str) -> str:
 
 
 @rule("text-safe", "text has no bidirectional controls, line separators or control characters; "
-      "line breaks only in notes and evidence", kinds=("adapter", "chipset"))
+      "line breaks only in notes and evidence", kinds=("adapter", "chipset"),
+      example='name: invisible character U+202E at position 9 — delete it (retype the text if you pasted it)')
 def text_safe(record, ctx):
     for path, text in _strings(record.data):
         found = INVISIBLE.search(text)

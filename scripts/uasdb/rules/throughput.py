@@ -8,7 +8,8 @@ LINK_CEILING_MBPS = {"480M": 45, "5000M": 450, "10000M": 1100, "20000M": 2200}
 TO_MBPS = {"MB/s": 1.0, "MiB/s": 1.048576}
 
 
-@rule("throughput-plausible", "throughput fits the negotiated link speed")
+@rule("throughput-plausible", "throughput fits the negotiated link speed",
+      example='300 MB/s is more than a 480M link carries (about 45 MB/s at best) — check the unit and the link speed')
 def throughput_plausible(record, ctx):
     for index, report in enumerate(record.data.get("reports", [])):
         ceiling = LINK_CEILING_MBPS.get(report.get("link_speed"))

@@ -7,7 +7,8 @@ def id_text(usb_id):
     return f"{usb_id.get('vid')}:{usb_id.get('pid')}"
 
 
-@rule("shared-usb-id", "the same USB ID in two adapter records (a note: IDs are often shared)", scope="tree")
+@rule("shared-usb-id", "the same USB ID in two adapter records (IDs are often shared)", scope="tree", severity=WARNING,
+      example='152d:0578 is also listed by shares-an-id — fine when the products share a bridge')
 def shared_usb_id(records, ctx):
     owners = {}
     for record in (r for r in records if r.kind == "adapter"):
@@ -23,7 +24,8 @@ def shared_usb_id(records, ctx):
                                       "fine when the products share a bridge; make sure both really report this ID", WARNING)
 
 
-@rule("report-usb-id-listed", "a report's `usb_id` is one of the record's `usb_ids`")
+@rule("report-usb-id-listed", "a report's `usb_id` is one of the record's `usb_ids`",
+      example="174c:55aa is not in this record's usb_ids — add it to `usb_ids:` or correct the report")
 def report_usb_id_listed(record, ctx):
     listed = {id_text(u) for u in record.data.get("usb_ids", [])}
     for index, report in enumerate(record.data.get("reports", [])):
@@ -32,7 +34,8 @@ def report_usb_id_listed(record, ctx):
                           "add it to `usb_ids:` or correct the report")
 
 
-@rule("usb-id-unique-in-record", "a USB ID appears once in a record")
+@rule("usb-id-unique-in-record", "a USB ID appears once in a record",
+      example='152d:0578 is listed twice — remove the repeat')
 def usb_id_unique_in_record(record, ctx):
     seen = set()
     for index, usb_id in enumerate(record.data.get("usb_ids", [])):

@@ -35,7 +35,9 @@ def names_agree(a: Optional[str], b: Optional[str]) -> bool:
                for x in first for y in second)
 
 
-@rule("usb-vendor-known", "every USB vendor ID is in usb.ids (a note: some makers never registered)", kinds=("adapter", "chipset"))
+@rule("usb-vendor-known", "every USB vendor ID is in usb.ids (some makers never registered)", kinds=("adapter", "chipset"),
+      severity=WARNING,
+      example='vendor ID 2eb9 is not in usb.ids 2025.07.26 — compare with the `ID vvvv:pppp` that `lsusb` prints; keep it if it is right')
 def usb_vendor_known(record, ctx):
     for index, usb_id in enumerate(record.data.get("usb_ids", [])):
         vid = usb_id.get("vid")
@@ -44,7 +46,9 @@ def usb_vendor_known(record, ctx):
                           "compare with the `ID vvvv:pppp` that `lsusb` prints; keep it if it is right (unregistered makers exist)", WARNING)
 
 
-@rule("usb-names-match", "device strings and lsusb names agree with usb.ids for the ID (shown, never fixed)", kinds=("adapter", "chipset"))
+@rule("usb-names-match", "device strings and lsusb names agree with usb.ids for the ID (shown, never fixed)", kinds=("adapter", "chipset"),
+      severity=WARNING,
+      example='the device says it is made by `Realtek`, usb.ids names vendor 152d `JMicron Technology Corp. / …` — fine for a rebadged bridge; otherwise check the vendor ID')
 def usb_names_match(record, ctx):
     listed = set()
     for index, usb_id in enumerate(record.data.get("usb_ids", [])):

@@ -1,0 +1,81 @@
+"""The schema owns the host and platform vocabulary: vocabulary.py reads it, and every other place that names
+hosts (verdicts, export, the report rule, the issue form, probe.py's stand-alone copy) agrees with it."""
+import json
+
+import pytest
+
+from helpers import REPO
+from uasdb import export, issue, probe, vocabulary
+from uasdb.issueform import FORM, run_issue_form, with_host_options
+from uasdb.rules import reports
+from uasdb.verdicts import HOST_PLATFORM, PLATFORMS
+
+SCHEMA = json.loads((REPO / "schema" / "adapter.schema.json").read_text(encoding="utf-8"))
+HOST_ENUM = SCHEMA["properties"]["reports"]["items"]["properties"]["host"]["enum"]
+
+
+def test_every_host_has_a_title_and_a_platform_in_schema_order():
+    assert list(vocabulary.HOST_TITLES) == HOST_ENUM
+    assert set(HOST_PLATFORM) == set(HOST_ENUM) and set(PLATFORMS) == set(SCHEMA["x-uasdb-platforms"])
+
+
+def test_the_python_constants_come_from_the_vocabulary():
+    assert export.HOST_LABELS == vocabulary.HOST_TITLES
+    assert PLATFORMS is vocabulary.PLATFORMS
+    assert reports.OLD_PI_HOSTS == vocabulary.NO_UAS_HOSTS == PLATFORMS["pi3"]["hosts"]
+
+
+def test_probe_keeps_an_exact_copy_and_names_only_schema_hosts():
+    assert probe.NO_UAS_HOSTS == vocabulary.NO_UAS_HOSTS
+    assert {host for _, host in probe.PI_MODELS} <= set(HOST_ENUM)
+    for model, arch, kind in [("Raspberry Pi 4 Model B Rev 1.4", "aarch64", "linux"), (None, "x86_64", "linux"),
+                              (None, "aarch64", "linux"), (None, "arm64", "macos")]:
+        assert probe.host_for(model, arch, kind) in HOST_ENUM
+
+
+def test_issue_form_offers_each_host_with_its_title():
+    form = issue.form_fields()["host"]
+    assert form["options"] == HOST_ENUM
+    assert run_issue_form(FORM, check_only=True) == 0, "run `uasdb issue-form` and commit the form"
+
+
+def test_issue_form_check_fails_when_stale_and_the_fix_restores_it(tmp_path):
+    stale = tmp_path / "adapter-report.yml"
+    current = FORM.read_text(encoding="utf-8")
+    stale.write_text(current.replace("pi3b-plus — Raspberry Pi 3 Model B+", "pi3b-plus — Raspberry Pi 3B+"), encoding="utf-8")
+    assert run_issue_form(stale, check_only=True) == 1
+    assert run_issue_form(stale, check_only=False) == 0 and stale.read_text(encoding="utf-8") == current
+    with pytest.raises(ValueError):
+        with_host_options("body: []\n")
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda s: s["properties"]["reports"]["items"]["properties"]["host"]["enum"].append("pi6"), "exactly the host enum"),
+    (lambda s: s["properties"]["reports"]["items"]["properties"]["host"]["x-uasdb-hosts"]["pi4"].update(platform="pi9"),
+     "platforms that x-uasdb-platforms lacks"),
+])
+def test_a_vocabulary_that_disagrees_with_the_enum_is_refused(tmp_path, monkeypatch, change, words):
+    broken = json.loads(json.dumps(SCHEMA))
+    change(broken)
+    path = tmp_path / "adapter.schema.json"
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    monkeypatch.setattr(vocabulary, "SCHEMA", path)
+    with pytest.raises(ValueError, match=words):
+        vocabulary._load()
+
+
+def test_distribution_hosts_are_report_hosts():
+    distribution = json.loads((REPO / "schema" / "distribution.schema.json").read_text(encoding="utf-8"))
+    found = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "hosts" in node.get("properties", {}):
+                found.append(node["properties"]["hosts"]["items"]["enum"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(distribution)
+    assert found and all(set(hosts) <= set(HOST_ENUM) for hosts in found)
