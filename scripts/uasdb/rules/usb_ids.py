@@ -1,5 +1,5 @@
 """USB IDs: shared IDs are normal but worth a note; reports name IDs the record lists."""
-from ..problems import WARNING, Finding
+from ..problems import INFO, Finding
 from . import rule
 
 
@@ -7,7 +7,8 @@ def id_text(usb_id):
     return f"{usb_id.get('vid')}:{usb_id.get('pid')}"
 
 
-@rule("shared-usb-id", "the same USB ID in two adapter records (IDs are often shared)", scope="tree", severity=WARNING,
+@rule("shared-usb-id", "the same USB ID in two adapter records (a note: products often ship their bridge's ID)", scope="tree",
+      severity=INFO,
       example='152d:0578 is also listed by shares-an-id — fine when the products share a bridge')
 def shared_usb_id(records, ctx):
     owners = {}
@@ -21,7 +22,7 @@ def shared_usb_id(records, ctx):
             others = sorted({r.data.get("id") for r, _ in places if r is not record})
             if others:
                 yield record, Finding(("usb_ids", index), f"{usb_id} is also listed by {', '.join(others)}",
-                                      "fine when the products share a bridge; make sure both really report this ID", WARNING)
+                                      "fine when the products share a bridge; make sure both really report this ID")
 
 
 @rule("report-usb-id-listed", "a report's `usb_id` is one of the record's `usb_ids`",
