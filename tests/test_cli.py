@@ -17,7 +17,7 @@ def uasdb(*args, cwd=REPO, env_extra=None):
 
 def test_golden_output_over_every_broken_fixture():
     """Every kind of bad input in one run: whole output compared with the reviewed expectation."""
-    result = uasdb("validate", "--notes", "data", cwd=FIXTURES / "invalid")
+    result = uasdb("validate", "data", cwd=FIXTURES / "invalid")
     expected = (FIXTURES / "invalid" / "expected-output.txt").read_text(encoding="utf-8")
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
@@ -26,7 +26,7 @@ def test_golden_output_over_every_broken_fixture():
 
 def test_every_broken_fixture_is_reported():
     """No bad file passes silently: each fixture file appears in the output at least once."""
-    result = uasdb("validate", "--notes", "data", cwd=FIXTURES / "invalid")
+    result = uasdb("validate", "data", cwd=FIXTURES / "invalid")
     for path in sorted((FIXTURES / "invalid" / "data" / "adapters").glob("*.yaml")):
         assert f"data/adapters/{path.name}:" in result.stdout, path.name
 
@@ -38,12 +38,10 @@ def test_clean_tree_exits_zero(tmp_path):
     assert "1 records checked: 0 error(s)" in result.stderr or "2 records checked: 0 error(s)" in result.stderr
 
 
-def test_notes_alone_do_not_fail_and_print_only_when_asked(tmp_path):
-    data = write_tree(tmp_path, [adapter(), adapter(id="acme-box-2")])  # a shared USB ID: a note on each
+def test_warnings_alone_do_not_fail(tmp_path):
+    data = write_tree(tmp_path, [adapter(), adapter(id="acme-box-2")])
     result = uasdb("validate", str(data))
-    assert result.returncode == 0 and "(note)" not in result.stdout and "2 note(s)" in result.stderr
-    shown = uasdb("validate", "--notes", str(data))
-    assert shown.returncode == 0 and shown.stdout.count("[shared-usb-id] (note)") == 2
+    assert result.returncode == 0 and "(warning)" in result.stdout
 
 
 def test_missing_path_is_a_clear_error(tmp_path):
@@ -65,6 +63,6 @@ def test_rules_lists_every_rule_with_severity_and_fixable_marker():
     result = uasdb("rules")
     assert result.returncode == 0
     lines = {line.split()[0]: line.split()[1:3] for line in result.stdout.splitlines()}
-    assert lines["quirk-needs-flags"] == ["error", "record"] and lines["shared-usb-id"] == ["info", "tree"]
+    assert lines["quirk-needs-flags"] == ["error", "record"] and lines["shared-usb-id"] == ["warning", "tree"]
     assert lines["yaml-anchor"] == ["error", "file"] and lines["waiver-matches-nothing"] == ["error", "waivers"]
     assert "schema-comment" in result.stdout and "(fixed by `uasdb fmt`)" in result.stdout

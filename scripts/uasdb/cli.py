@@ -29,15 +29,12 @@ def cmd_validate(args) -> int:
         print(f"validate: no record files under {where} — records are data/adapters/<id>.yaml and "
               "data/chipsets/<id>.yaml; check the path", file=sys.stderr)
         return 1
-    shown = [p for p in result.problems if args.notes or p.severity != "info"]
-    _print_problems(shown)
-    errors, warnings, notes = count(result.problems)
-    files = len({p.file for p in shown})
+    _print_problems(result.problems)
+    errors, warnings = count(result.problems)
+    files = len({p.file for p in result.problems})
     summary = f"{len(result.records)} records checked: {errors} error(s), {warnings} warning(s)"
-    if shown:
+    if result.problems:
         summary += f" in {files} file(s)"
-    if notes:
-        summary += f"; {notes} note(s)" + ("" if args.notes else " (`uasdb validate --notes` shows them)")
     if result.waived:
         summary += f"; {len(result.waived)} expected warning(s) waived in data/waivers.yaml"
     print(summary, file=sys.stderr if not errors else sys.stdout)
@@ -151,7 +148,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("validate", help="check records against the schema and every rule")
     p.add_argument("paths", nargs="*", help="files or folders (default: all of data/)")
-    p.add_argument("--notes", action="store_true", help="also print notes (facts worth knowing, such as shared USB IDs)")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("fmt", help="rewrite records in canonical key order and layout, comments kept")

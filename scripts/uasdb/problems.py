@@ -9,9 +9,6 @@ FieldPath = Tuple[PathPart, ...]
 
 ERROR = "error"
 WARNING = "warning"
-# A note: worth knowing, not a suspected mistake (e.g. two products sharing a bridge's ID); `uasdb validate`
-# counts notes and prints them with --notes.
-INFO = "info"
 
 
 def field_path_text(path: FieldPath) -> str:
@@ -38,7 +35,7 @@ class Problem:
 
     def render(self) -> str:
         where = f"{self.file}:{self.line}:{self.column}"
-        tail = f" [{self.rule}]" + {WARNING: " (warning)", INFO: " (note)"}.get(self.severity, "")
+        tail = f" [{self.rule}]" + (" (warning)" if self.severity == WARNING else "")
         fix = f" — {self.fix}" if self.fix else ""
         return f"{where}: {field_path_text(self.field)}: {self.message}{fix}{tail}"
 
@@ -56,6 +53,10 @@ class Finding:
 
 
 def count(problems: Iterable[Problem]):
-    """(errors, warnings, notes)."""
-    severities = [p.severity for p in problems]
-    return severities.count(ERROR), severities.count(WARNING), severities.count(INFO)
+    errors = warnings = 0
+    for p in problems:
+        if p.severity == ERROR:
+            errors += 1
+        else:
+            warnings += 1
+    return errors, warnings

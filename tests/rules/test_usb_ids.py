@@ -1,10 +1,10 @@
 from helpers import adapter, rule_hits
 
 
-def test_shared_id_is_a_note_on_both(check_records):
+def test_shared_id_is_a_warning_on_both(check_records):
     problems = check_records([adapter(), adapter(id="other-box")])
     shared = [p for p in problems if p.rule == "shared-usb-id"]
-    assert len(shared) == 2 and all(p.severity == "info" for p in shared)
+    assert len(shared) == 2 and all(p.severity == "warning" for p in shared)
     assert "also listed by other-box" in shared[0].message or "also listed by acme-box" in shared[0].message
 
 

@@ -13,7 +13,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional
 
-from ..problems import ERROR, INFO, WARNING
+from ..problems import ERROR, WARNING
 
 RULE_MODULES = ("reading", "shape", "waivers", "issues", "identity", "references", "usb_ids", "quirks", "reports", "evidence",
                 "dates", "markdown", "throughput", "kernel_quirks", "usb_names", "text", "distributions")
@@ -30,7 +30,7 @@ class Rule:
     description: str
     scope: str              # one of SCOPES
     kinds: tuple            # which record kinds it applies to
-    severity: str           # what its findings are unless a finding says otherwise: "error", "warning" or "info"
+    severity: str           # what its findings are unless a finding says otherwise: "error" or "warning"
     fixer: Optional[str]    # what `uasdb fmt` does about it, when it repairs it
     check: Optional[Callable]  # None for problems the loader, the schema check or the waiver check report
     example: str = ""       # a message it prints, for the rule table in CONTRIBUTING.md
@@ -46,7 +46,7 @@ _REGISTRY: Dict[str, Rule] = {}
 def _register(entry: Rule) -> None:
     if entry.id in _REGISTRY:
         raise ValueError(f"rule id {entry.id} registered twice")
-    if entry.scope not in SCOPES or entry.severity not in (ERROR, WARNING, INFO):
+    if entry.scope not in SCOPES or entry.severity not in (ERROR, WARNING):
         raise ValueError(f"rule {entry.id}: scope {entry.scope!r} or severity {entry.severity!r} is not known")
     _REGISTRY[entry.id] = entry
 

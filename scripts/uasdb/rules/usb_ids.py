@@ -1,5 +1,5 @@
 """USB IDs: shared IDs are normal but worth a note; reports name IDs the record lists."""
-from ..problems import INFO, Finding
+from ..problems import WARNING, Finding
 from . import rule
 
 
@@ -7,8 +7,7 @@ def id_text(usb_id):
     return f"{usb_id.get('vid')}:{usb_id.get('pid')}"
 
 
-@rule("shared-usb-id", "the same USB ID in two adapter records (a note: products often ship their bridge's ID)", scope="tree",
-      severity=INFO,
+@rule("shared-usb-id", "the same USB ID in two adapter records (IDs are often shared)", scope="tree", severity=WARNING,
       example='152d:0578 is also listed by shares-an-id — fine when the products share a bridge')
 def shared_usb_id(records, ctx):
     owners = {}
@@ -22,7 +21,7 @@ def shared_usb_id(records, ctx):
             others = sorted({r.data.get("id") for r, _ in places if r is not record})
             if others:
                 yield record, Finding(("usb_ids", index), f"{usb_id} is also listed by {', '.join(others)}",
-                                      "fine when the products share a bridge; make sure both really report this ID")
+                                      "fine when the products share a bridge; make sure both really report this ID", WARNING)
 
 
 @rule("report-usb-id-listed", "a report's `usb_id` is one of the record's `usb_ids`",
