@@ -24,6 +24,7 @@ def site():
     # what add_reference and add_distributions would have added for 0bc2:231a
     site["usb"]["0bc2:231a"]["kernel"] = [{"flags": [{"name": "NO_WP_DETECT", "letter": "w"}]}]
     site["usb"]["0bc2:231a"]["distributions"] = [{"name": "Some OS"}]
+    site["usb"]["0bc2:231a"]["smartctl"] = [{"device_type": "sat", "line": 1}, {"device_type": "sat", "line": 2}]
     return add_wanted(site)
 
 
@@ -41,7 +42,9 @@ def test_wanted_is_the_unreported_ids_most_common_first(site):
     assert [w["usb_id"] for w in wanted] == ["058f:6387", "0bc2:231a"]
     assert site["counts"]["wanted"] == 2
     assert site["usb"]["058f:6387"]["wanted"] is True and "wanted" not in site["usb"]["174c:55aa"]
-    assert (wanted[1]["kernel_flags"], wanted[1]["distributions"]) == (["NO_WP_DETECT"], ["Some OS"])
+    assert (wanted[1]["kernel_flags"], wanted[1]["distributions"], wanted[1]["smartctl_types"]) == (
+        ["NO_WP_DETECT"], ["Some OS"], ["sat"])
+    assert wanted[0]["smartctl_types"] == []
     assert wanted[0]["probe_url"] == "https://linux-hardware.org/?probe=A525C8911B"
     assert (wanted[0]["label"], wanted[0]["driver_text"]) == ("Transcend", "uas, us…")
     assert (wanted[1]["label"], wanted[1]["driver_text"]) == ("", "")

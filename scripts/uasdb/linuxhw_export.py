@@ -60,6 +60,7 @@ def add_wanted(site: Dict[str, Any]) -> Dict[str, Any]:
             "driver_text": _shown(seen.get("driver") or ""),
             "chipsets": slot.get("chipsets", []), "kernel_flags": kernel_flags,
             "kernel_checks_device": bool(slot.get("kernel_runtime")),
+            "smartctl_types": sorted({e["device_type"] for e in slot.get("smartctl", []) if e.get("device_type")}),
             "distributions": [d["name"] for d in slot.get("distributions", [])],
         })
     site["lists"]["wanted"] = sorted(wanted, key=lambda w: w["rank"])
