@@ -6,7 +6,7 @@ import pytest
 
 from helpers import REPO
 from uasdb import export, issue, probe, vocabulary
-from uasdb.issueform import FORM, run_issue_form, with_host_options
+from uasdb.issueform import DROPDOWNS, FORM, run_issue_form, schema_node, with_options
 from uasdb.rules import reports
 from uasdb.verdicts import HOST_PLATFORM, PLATFORMS
 
@@ -46,7 +46,23 @@ def test_issue_form_check_fails_when_stale_and_the_fix_restores_it(tmp_path):
     assert run_issue_form(stale, check_only=True) == 1
     assert run_issue_form(stale, check_only=False) == 0 and stale.read_text(encoding="utf-8") == current
     with pytest.raises(ValueError):
-        with_host_options("body: []\n")
+        with_options("body: []\n")
+
+
+@pytest.mark.parametrize("field_id", sorted(DROPDOWNS))
+def test_each_dropdown_offers_the_schema_values_with_their_titles(field_id):
+    node = schema_node(SCHEMA, DROPDOWNS[field_id])
+    assert issue.form_fields()[field_id]["options"] == node["enum"]
+    assert set(node.get("x-uasdb-titles", {})) <= set(node["enum"]), "a title for a value the schema does not allow"
+
+
+def test_a_hand_edited_title_in_any_dropdown_is_stale(tmp_path):
+    current = FORM.read_text(encoding="utf-8")
+    title = schema_node(SCHEMA, DROPDOWNS["blamed_on"])["x-uasdb-titles"]["cable"]
+    stale = tmp_path / "adapter-report.yml"
+    stale.write_text(current.replace(f'"cable — {title}"', '"cable — a cable"'), encoding="utf-8")
+    assert stale.read_text(encoding="utf-8") != current
+    assert run_issue_form(stale, check_only=True) == 1
 
 
 @pytest.mark.parametrize("change, words", [

@@ -195,9 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="list every problem id with its severity, scope and fmt repair")
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("issue-form", help="write the issue form's Computer dropdown from the schema's hosts")
+    p = sub.add_parser("issue-form", help="write the issue form's dropdowns from the schema (values, titles, hosts)")
     p.add_argument("--file", default=".github/ISSUE_TEMPLATE/adapter-report.yml", help="issue form to update")
-    p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the dropdown is stale")
+    p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the dropdowns are stale")
     p.set_defaults(func=cmd_issue_form)
 
     p = sub.add_parser("rule-table", help="write the rule tables in CONTRIBUTING.md from the rule registry")

@@ -1,47 +1,76 @@
-"""`uasdb issue-form`: the Computer dropdown of the adapter-report issue form, written from the schema's hosts.
+"""`uasdb issue-form`: the dropdowns of the adapter-report issue form, written from the schema.
 
-Each option reads `<host> — <title>`, plus `(<detail>)` where the schema gives one to help people pick (issue.py
-keeps what comes before the dash), with the titles the site shows, so the form and the site cannot name a host two
-ways. Only that dropdown's options are
-rewritten; `--check` (and a test) fails when the committed form differs.
+Each option reads `<value> — <title>` (issue.py keeps what comes before the dash). Values are the schema's enum;
+titles come from the annotation beside it: `x-uasdb-hosts` for the Computer dropdown (the titles the site shows,
+plus a `detail` that helps people pick), `x-uasdb-titles` for the others; a value without a title is offered as
+it is. Only the options are rewritten; `--check` (and a test) fails when the committed form differs.
 """
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
+from typing import Dict, List, Tuple
 
-from .vocabulary import HOSTS
+from .vocabulary import HOSTS, SCHEMA
 
 FORM = Path(__file__).resolve().parents[2] / ".github" / "ISSUE_TEMPLATE" / "adapter-report.yml"
-# The host dropdown's option lines: after `id: host` and its `options:` line, up to the first line that is not one.
-_OPTIONS = re.compile(r"(\n    id: host\n(?:    .*\n)*?      options:\n)((?:        - .*\n)+)")
+# Dropdown id -> where its enum sits in the adapter schema ("items" steps into a list's entries).
+DROPDOWNS: Dict[str, Tuple[str, ...]] = {
+    "kind": ("kind",), "drive_interface": ("drive_interface",), "host": ("reports", "items", "host"),
+    "connection": ("reports", "items", "connection"), "uas": ("reports", "items", "uas"),
+    "boot": ("reports", "items", "boot"), "stability": ("reports", "items", "stability"),
+    "blamed_on": ("reports", "items", "blamed_on"), "trim": ("reports", "items", "trim"),
+    "smart": ("reports", "items", "smart"), "drive_type": ("reports", "items", "drive", "type"),
+}
 
 
-def host_options() -> str:
-    return "".join(f'        - "{host} — {spec["title"]}' + (f' ({spec["detail"]})' if spec.get("detail") else "") + '"\n'
-                   for host, spec in HOSTS.items())
+def schema_node(schema: Dict, path: Tuple[str, ...]) -> Dict:
+    node = schema
+    for part in path:
+        node = node["items"] if part == "items" else node["properties"][part]
+    return node
 
 
-def with_host_options(form: str) -> str:
-    if not _OPTIONS.search(form):
-        raise ValueError("no dropdown with `id: host` and an `options:` list")
-    return _OPTIONS.sub(lambda m: m.group(1) + host_options(), form, count=1)
+def options(field_id: str) -> List[str]:
+    if field_id == "host":
+        return [f"{host} — {spec['title']}" + (f" ({spec['detail']})" if spec.get("detail") else "")
+                for host, spec in HOSTS.items()]
+    node = schema_node(json.loads(SCHEMA.read_text(encoding="utf-8")), DROPDOWNS[field_id])
+    titles = node.get("x-uasdb-titles", {})
+    return [f"{value} — {titles[value]}" if titles.get(value) else str(value) for value in node["enum"]]
+
+
+def _pattern(field_id: str) -> "re.Pattern[str]":
+    # The dropdown's option lines: after `id: <field>` and its `options:` line, up to the first line that is not one.
+    return re.compile(rf"(\n    id: {re.escape(field_id)}\n(?:    .*\n)*?      options:\n)((?:        - .*\n)+)")
+
+
+def with_options(form: str) -> str:
+    for field_id in DROPDOWNS:
+        pattern = _pattern(field_id)
+        if not pattern.search(form):
+            raise ValueError(f"no dropdown with `id: {field_id}` and an `options:` list")
+        # json.dumps writes a valid YAML double-quoted scalar (quotes inside are escaped).
+        lines = "".join(f"        - {json.dumps(option, ensure_ascii=False)}\n" for option in options(field_id))
+        form = pattern.sub(lambda m: m.group(1) + lines, form, count=1)
+    return form
 
 
 def run_issue_form(path: Path, check_only: bool) -> int:
     try:
         current = path.read_text(encoding="utf-8")
-        wanted = with_host_options(current)
+        wanted = with_options(current)
     except (OSError, ValueError) as exc:
         print(f"{path}: {exc}", file=sys.stderr)
         return 1
     if check_only:
         if current != wanted:
-            print(f"{path}: the Computer dropdown differs from the schema's hosts: run `uasdb issue-form` and commit "
-                  "the result", file=sys.stderr)
+            print(f"{path}: the dropdowns differ from the schema: run `uasdb issue-form` and commit the result",
+                  file=sys.stderr)
             return 1
         return 0
     path.write_text(wanted, encoding="utf-8")
-    print(f"wrote the Computer dropdown in {path}")
+    print(f"wrote the dropdowns in {path}")
     return 0
