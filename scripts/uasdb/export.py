@@ -25,6 +25,7 @@ from typing import Any, Collection, Dict, List, Optional, Sequence
 
 from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check, relative_to
 from .kernel_export import add_reference
+from .reference import load_usbids
 from .report_link import report_query
 from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, PLATFORMS, TONE, VERDICT_SHORT,
                        VERDICT_TEXT, QUIRKS_PARAM_MAX_CHARS, adapter_verdict, combined_quirk_line, merge_quirk_entries,
@@ -41,6 +42,8 @@ HOST_LABELS = {"pi4": "Raspberry Pi 4", "pi400": "Raspberry Pi 400", "cm4": "Com
                "linux-arm64": "Linux (arm64)", "macos": "macOS", "windows": "Windows"}
 # The order the site shows platforms in: the Pi models people ask about first.
 PLATFORM_ORDER = ["pi4", "pi5", "pi3", "linux", "macos", "windows"]
+# Platform names where space is short (search results, phone tables, what-to-buy tabs).
+PLATFORM_SHORT = {"pi4": "Pi 4", "pi5": "Pi 5", "pi3": "Pi 3", "linux": "Linux PC", "macos": "Mac", "windows": "Windows"}
 
 API_SCHEMA_VERSION = 1
 
@@ -198,7 +201,8 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         },
         "evidence_classes": EVIDENCE_CLASSES,
         "verdict_tone": TONE,
-        "platforms": {name: {"label": spec["label"], "hosts": list(spec["hosts"])} for name, spec in PLATFORMS.items()},
+        "platforms": {name: {"label": spec["label"], "short": PLATFORM_SHORT[name], "hosts": list(spec["hosts"])}
+                      for name, spec in PLATFORMS.items()},
         "platform_order": PLATFORM_ORDER,
         "host_labels": HOST_LABELS,
         "verdict_text": VERDICT_TEXT,
@@ -304,6 +308,10 @@ def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
         _write_json(api / "usb" / slot["vid"] / f"{slot['pid']}.json", _wrap(result, generated_at))
     _write_json(api / "lists.json", _wrap(site["lists"], generated_at))
     _write_json(api / "kernel.json", _wrap(site["kernel"], generated_at))
+    # Names for IDs no record has: search and the check page fetch it only when such an ID comes up.
+    usbids = load_usbids()
+    _write_json(api / "usbids.json", _wrap({"version": usbids.version, "vendors": usbids.vendors,
+                                            "products": usbids.products}, generated_at))
     (out_dir / "static" / "adapters.csv").write_text(adapters_csv(site["adapters"]), encoding="utf-8")
 
 

@@ -2,10 +2,12 @@
 case-insensitive ID addresses, the 404 search, the check page's diagnosis, page order and what to buy."""
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 import yaml
+from playwright.sync_api import expect
 
 from uasdb.database import REPO_ROOT
 
@@ -59,3 +61,58 @@ def test_check_report_link_carries_the_pasted_id(watched_page):
     query = form_link(page.locator(".found").get_by_role("link", name="Add your report").get_attribute("href"))
     assert query["usb_id"] == "0bda:9999"
     assert query["title"] == f"{FORM['title']}0bda:9999"
+
+
+def run_search(page, query):
+    page.get_by_role("searchbox").first.fill(query)
+    page.locator(".search-status").filter(has_text=re.compile(r"result|No matches")).first.wait_for()
+
+
+def test_search_round_trips_through_the_address(watched_page):
+    page = watched_page
+    page.goto("/")
+    run_search(page, "JMS567")
+    assert parse_qs(urlparse(page.url).query) == {"q": ["JMS567"]}
+    page.get_by_label("Chipset", exact=True).select_option("JMS567")
+    expect(page).to_have_url(re.compile(r"\?q=JMS567&chipset=JMS567$"))
+    linked = page.url
+    page.goto(linked)  # the linked search runs on load with its query and filter
+    page.locator(".search-status").filter(has_text="result").wait_for()
+    assert page.get_by_role("searchbox").input_value() == "JMS567"
+    assert page.get_by_label("Chipset", exact=True).input_value() == "JMS567"
+    assert page.locator(".results li").count() >= 1
+    run_search(page, "")
+    expect(page).to_have_url(re.compile(r"/\?chipset=JMS567$"))  # the filter stays, the query goes
+    assert page.problems == []
+
+
+def test_an_id_search_puts_the_id_page_first(watched_page):
+    page = watched_page
+    page.goto("/?q=152D:0578")
+    page.locator(".search-status").filter(has_text="result").wait_for()
+    assert page.locator(".results li a.result-title").first.get_attribute("href") == "/usb/152d/0578/"
+    assert page.locator(".search-id-note").is_hidden()
+
+
+def test_an_id_no_product_reports_says_so_and_names_the_vendor(watched_page):
+    page = watched_page
+    page.goto("/?q=0bc2:2322")  # Seagate's vendor ID; no fixture record has this product
+    note = page.locator(".search-id-note")
+    note.wait_for()
+    text = note.inner_text()
+    assert "No product in uasdb reports 0bc2:2322" in text
+    assert "Seagate" in text
+    assert note.get_by_role("link", name="Check this ID").get_attribute("href") == "/check/?ids=0bc2:2322"
+    assert form_link(note.get_by_role("link", name="add your report").get_attribute("href"))["usb_id"] == "0bc2:2322"
+
+
+def test_results_carry_verdict_badges_and_spaced_snippets(watched_page, site):
+    page = watched_page
+    page.goto("/?q=Quirkcable")
+    first = page.locator(".results li").first
+    first.locator(".result-badges .badge").first.wait_for()
+    badges = first.locator(".result-badges").inner_text()
+    assert "Pi 4: Needs quirk" in badges
+    # No two table cells or list terms run together in the excerpt ("VendorQuirkcableModel…").
+    excerpt = first.locator("p.small").last.inner_text()
+    assert not re.search(r"[a-z](Vendor|Model|Kind|Chipset|Drive)", excerpt), excerpt
