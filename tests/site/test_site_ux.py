@@ -116,3 +116,24 @@ def test_results_carry_verdict_badges_and_spaced_snippets(watched_page, site):
     # No two table cells or list terms run together in the excerpt ("VendorQuirkcableModel…").
     excerpt = first.locator("p.small").last.inner_text()
     assert not re.search(r"[a-z](Vendor|Model|Kind|Chipset|Drive)", excerpt), excerpt
+
+
+@pytest.mark.parametrize("path", ["/usb/152D/0578/", "/usb/152D/0578"])
+def test_upper_case_id_address_reaches_the_id_page(watched_page, path):
+    page = watched_page
+    page.goto(path)
+    expect(page).to_have_url(re.compile(r"/usb/152d/0578/$"))
+    assert "152d:0578" in page.locator("h1").inner_text()
+
+
+def test_404_offers_the_search_prefilled_from_the_address(watched_page):
+    page = watched_page
+    page.goto("/usb/0BC2/2322/")  # an ID with no page: the lower-case address is a 404 too, with the search
+    expect(page).to_have_url(re.compile(r"/usb/0bc2/2322/$"))
+    assert page.locator("h1").inner_text() == "Page not found"
+    assert page.get_by_role("searchbox").input_value() == "0bc2:2322"
+    page.locator(".search-id-note").wait_for()
+    assert "No product in uasdb reports 0bc2:2322" in page.locator(".search-id-note").inner_text()
+    page.goto("/adapters/quirkcable-thing/")
+    assert page.get_by_role("searchbox").input_value() == "quirkcable thing"
+    page.locator(".search-status").filter(has_text=re.compile(r"result|No matches")).wait_for()

@@ -199,6 +199,11 @@ export function initSearch(form) {
   // does not wait for Pagefind's script and WASM to download.
   if ('requestIdleCallback' in window) requestIdleCallback(() => load(), { timeout: 3000 });
   else setTimeout(load, 1000);
+  // Windows and some tools print IDs in capitals: /usb/152D/0578/ is the page at /usb/152d/0578/.
+  if (form.hasAttribute('data-from-address')) {
+    const canonical = canonicalIdPath(location.pathname, form.dataset.usbBase);
+    if (canonical) { location.replace(canonical + location.search + location.hash); return; }
+  }
   // A linked search (?q=…&chipset=…) runs on load; the 404 page offers the words of the missing path.
   const params = new URLSearchParams(location.search);
   let started = false;
@@ -218,4 +223,12 @@ export function queryFromPath(path) {
   if (id) return id;
   const words = (parts[parts.length - 1] || '').replace(/\.html?$/, '').replace(/[-_]+/g, ' ').trim();
   return words;
+}
+
+// The lower-case address of a USB ID page asked for in other capitals, or null when `path` is no such page.
+export function canonicalIdPath(path, usbBase) {
+  const m = decodeURIComponent(path).match(/^(.*\/usb\/)([0-9a-fA-F]{4})\/([0-9a-fA-F]{4})\/?$/);
+  if (!m || !m[1].endsWith(usbBase)) return null;
+  const lower = `${m[1]}${m[2].toLowerCase()}/${m[3].toLowerCase()}/`;
+  return lower === path ? null : lower;
 }
