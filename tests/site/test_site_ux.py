@@ -137,3 +137,67 @@ def test_404_offers_the_search_prefilled_from_the_address(watched_page):
     page.goto("/adapters/quirkcable-thing/")
     assert page.get_by_role("searchbox").input_value() == "quirkcable thing"
     page.locator(".search-status").filter(has_text=re.compile(r"result|No matches")).wait_for()
+
+
+TROUBLED_DMESG = """\
+[    5.101] usb 2-1: new SuperSpeed USB device number 2 using xhci_hcd
+[    5.122] usb 2-1: New USB device found, idVendor=174c, idProduct=55aa, bcdDevice= 1.00
+[    5.130] scsi host0: uas
+[   61.402] sd 0:0:0:0: [sda] tag#3 uas_eh_abort_handler 0 uas-tag 4 inflight: CMD OUT
+[   61.410] scsi host0: uas_eh_device_reset_handler start
+[   61.530] usb 2-1: reset SuperSpeed USB device number 2 using xhci_hcd
+[   61.610] I/O error, dev sda, sector 2048 op 0x1:(WRITE) flags 0x0 phys_seg 1 prio class 0
+"""
+
+USB_STORAGE_PASTE = """\
+Bus 002 Device 002: ID 0bc2:2322 Seagate RSS LLC
+/:  Bus 02.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/4p, 5000M
+    |__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=usb-storage, 5000M
+"""
+
+
+def check(page, text, platform=None):
+    page.goto("/check/")
+    if platform:
+        page.get_by_label("Your computer").select_option(platform)
+    page.locator("#check-paste").fill(text)
+    page.get_by_role("button", name="Check").click()
+    page.locator(".check-status").filter(has_text=re.compile(r"^(Found|No)")).wait_for()
+
+
+def test_check_surfaces_uas_trouble_next_to_the_device_even_when_reports_say_it_works(watched_page, site):
+    page = watched_page
+    check(page, TROUBLED_DMESG)
+    section = page.locator('section.found[data-usb-id="174c:55aa"]')
+    flag = section.locator('[data-flag="dmesg-trouble"]')
+    text = flag.inner_text()
+    assert "resets" in text and "I/O error" in text
+    assert "uas_eh_abort_handler" in flag.locator("pre").inner_text()
+    assert "reset SuperSpeed" in flag.locator("pre").inner_text()
+    assert page.problems == []
+
+
+def test_check_bare_id_says_what_the_paste_lacks(watched_page):
+    page = watched_page
+    check(page, "174c:55aa")
+    text = page.locator('section.found[data-usb-id="174c:55aa"]').inner_text()
+    assert "(from )" not in text
+    assert "only the ID" in text
+
+
+@pytest.mark.parametrize("platform, reason", [
+    ("pi4", "The paste does not say why"),
+    ("pi3", "Raspberry Pi 3 or older has no USB 3 host"),
+])
+def test_check_explains_a_usb_storage_binding(watched_page, platform, reason):
+    page = watched_page
+    check(page, USB_STORAGE_PASTE, platform)
+    flag = page.locator('section.found[data-usb-id="0bc2:2322"] [data-flag="why-usb-storage"]')
+    assert reason in flag.inner_text()
+
+
+def test_check_names_the_vendor_of_an_unknown_id(watched_page):
+    page = watched_page
+    check(page, USB_STORAGE_PASTE)
+    section = page.locator('section.found[data-usb-id="0bc2:2322"]')
+    assert "Seagate" in section.locator("[data-usbids-vendor]").inner_text()
