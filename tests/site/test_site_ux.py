@@ -113,9 +113,12 @@ def test_results_carry_verdict_badges_and_spaced_snippets(watched_page, site):
     first.locator(".result-badges .badge").first.wait_for()
     badges = first.locator(".result-badges").inner_text()
     assert "Pi 4: Needs quirk" in badges
-    # No two table cells or list terms run together in the excerpt ("VendorQuirkcableModel…").
-    excerpt = first.locator("p.small").last.inner_text()
-    assert not re.search(r"[a-z](Vendor|Model|Kind|Chipset|Drive)", excerpt), excerpt
+    # No two cells of a facts list run together in a snippet ("MakerJMicronDrive side…").
+    page.goto("/?q=JMS567")
+    page.locator(".results li").nth(2).wait_for()
+    excerpts = " ".join(page.locator(".results li p.small").all_inner_texts())
+    assert "Maker" in excerpts or "Vendor" in excerpts, excerpts
+    assert not re.search(r"[a-z0-9)](Maker|Vendor|Model|Kind|Chipset|Drive side|USB IDs|UAS)", excerpts), excerpts
 
 
 @pytest.mark.parametrize("path", ["/usb/152D/0578/", "/usb/152D/0578"])
