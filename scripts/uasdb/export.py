@@ -106,8 +106,12 @@ def throughput_chart(record: Dict[str, Any]) -> List[Dict[str, Any]]:
             driver = figure.get("driver") or report.get("driver")
             panel = panels.setdefault((kind, unit), {"title": f"{kind[0].upper()}{kind[1:]} ({unit})", "kind": kind,
                                                       "unit": unit, "bars": []})
+            drive = report.get("drive") or {}
             panel["bars"].append({
                 "test": figure["test"], "op": op, "driver": driver or "unknown", "driver_label": _DRIVER_LABELS[driver],
+                # Like is compared with like only when the reader sees what produced each bar.
+                "host": report.get("host"), "host_label": HOST_LABELS.get(report.get("host"), "host not stated"),
+                "drive_label": drive.get("model") or drive.get("type") or "drive not stated",
                 "value": round(value, 1), "as_reported": f"{figure['value']:g} {figure['unit']}",
                 "tool": figure.get("tool"), "note": figure.get("note"), "report": number,
             })

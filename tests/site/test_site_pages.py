@@ -78,7 +78,8 @@ def test_throughput_chart_compares_uas_and_usb_storage(watched_page, site):
     assert sequential.locator("rect.bar-uas").count() == 2
     assert sequential.locator("rect.bar-usb-storage").count() == 1
     labels = sequential.locator("text").all_text_contents()
-    assert "read · UAS · 360 MB/s · #1 fio" in labels
+    assert "360 MB/s · read · UAS" in labels
+    assert "Raspberry Pi 4 · drive not stated · report 1 · fio" in labels  # what produced the bar
     assert any("(310 MiB/s)" in label for label in labels)  # converted figures keep what was reported
     width = lambda css: float(sequential.locator(css).first.get_attribute("width").rstrip("%"))  # noqa: E731
     assert width("rect.bar-uas") == 100  # the fastest figure spans the panel

@@ -204,3 +204,25 @@ def test_check_names_the_vendor_of_an_unknown_id(watched_page):
     check(page, USB_STORAGE_PASTE)
     section = page.locator('section.found[data-usb-id="0bc2:2322"]')
     assert "Seagate" in section.locator("[data-usbids-vendor]").inner_text()
+
+
+def test_adapter_page_is_in_the_buyers_order(watched_page):
+    page = watched_page
+    page.goto("/adapters/fixture-naughty-jms/")
+    headings = page.locator("main h2").all_inner_texts()
+    order = ["Verdicts", "The product", "What to do", "Throughput", "Reports", "What Linux"]
+    positions = [next(i for i, h in enumerate(headings) if h.startswith(word)) for word in order]
+    assert positions == sorted(positions), headings
+    assert page.locator("#quirk").locator("xpath=..").locator("#quirk-line").count() == 1
+
+
+def test_throughput_bars_say_what_produced_them(watched_page, site):
+    adapter = site.adapter("fixture-naughty-jms")
+    page = watched_page
+    page.goto("/adapters/fixture-naughty-jms/")
+    labels = page.locator("svg.bars .bar-source").all_text_contents()
+    bars = [b for panel in adapter["throughput_chart"] for b in panel["bars"]]
+    assert len(labels) == len(bars)
+    for label, bar in zip(labels, bars):
+        assert bar["host_label"] in label and bar["drive_label"] in label and f"report {bar['report']}" in label
+    assert page.locator("svg.bars .bar-label").first.text_content().startswith(f"{bars[0]['value']:g} MB/s · ")
