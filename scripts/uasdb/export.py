@@ -182,6 +182,7 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         entry["adapters"] = by_chipset.get(chipset_id, [])
         # `uas` left out of a chipset record means no source says: show "unknown", never "no".
         entry["uas_label"] = {True: "yes", False: "no", None: "unknown"}[entry.get("uas")]
+        entry["platform_summary"] = chipset_platform_summary([verdict_by_id[i] for i in entry["adapters"]])
         chipset_list.append(entry)
 
     naughty = [a for a in adapters if a["verdict"]["list"] == "naughty"]
@@ -225,6 +226,41 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         slot["report_query"] = report_query(usb_id=key)
     site["report_query"] = report_query()
     return site
+
+
+# How a chipset's adapters fare, per UAS verdict: (singular, plural) verb phrases, worst first (the tone follows it).
+_FARE = {"broken": ("has broken UAS", "have broken UAS"), "works-with-quirk": ("needs a quirk", "need a quirk"),
+         "no-uas": ("has no UAS", "have no UAS"), "mixed": ("has mixed reports", "have mixed reports"),
+         "fixed": ("had trouble a later release fixed", "had trouble a later release fixed"),
+         "works": ("works", "work")}
+SUMMARY_PLATFORMS = ("pi5", "pi4", "linux", "macos")
+
+
+def chipset_platform_summary(verdicts: List[Any]) -> List[Dict[str, Any]]:
+    """Per platform, how the chipset's adapters fare: "3 of 3 adapters need a quirk" (tested ones only, the
+    untested counted apart), so a chipset page can open with the answer instead of a table at the bottom."""
+    rows = []
+    for name in SUMMARY_PLATFORMS:
+        counts: Dict[str, int] = {}
+        for verdict in verdicts:
+            word = verdict.uas[name].verdict
+            counts[word] = counts.get(word, 0) + 1
+        untested = counts.pop("untested", 0)
+        tested = sum(counts.values())
+        parts = [f"{counts[w]} {_FARE[w][counts[w] != 1]}" for w in _FARE if counts.get(w)]
+        if tested:
+            first = parts[0].split(" ", 1)
+            text = f"{first[0]} of {tested} tested adapter{'s' if tested != 1 else ''} {first[1]}"
+            text += "".join(f", {p}" for p in parts[1:])
+        else:
+            text = "no adapter tested"
+        if untested and tested:
+            text += f"; {untested} not tested"
+        worst = next((w for w in _FARE if counts.get(w)), None)
+        rows.append({"platform": name, "label": PLATFORMS[name]["label"], "short": PLATFORM_SHORT[name],
+                     "counts": dict(counts, untested=untested), "tested": tested, "text": text,
+                     "tone": TONE[worst] if worst else TONE["untested"]})
+    return rows
 
 
 def _tell_apart(slot: Dict[str, Any], by_id: Dict[str, Dict[str, Any]]) -> List[Dict[str, Any]]:

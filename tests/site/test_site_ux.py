@@ -226,3 +226,17 @@ def test_throughput_bars_say_what_produced_them(watched_page, site):
     for label, bar in zip(labels, bars):
         assert bar["host_label"] in label and bar["drive_label"] in label and f"report {bar['report']}" in label
     assert page.locator("svg.bars .bar-label").first.text_content().startswith(f"{bars[0]['value']:g} MB/s · ")
+
+
+def test_chipset_page_opens_with_how_its_adapters_fare(watched_page, site):
+    chipset = next(c for c in site.export["chipsets"] if c["id"] == "jms567")
+    page = watched_page
+    page.goto("/chipsets/jms567/")
+    fare = page.get_by_role("list", name="How its adapters fare")
+    text = fare.inner_text()
+    for row in chipset["platform_summary"]:
+        assert f"{row['label']}: {row['text']}" in text
+    pi4 = next(r for r in chipset["platform_summary"] if r["platform"] == "pi4")
+    assert pi4["tested"] >= 1 and " of " in pi4["text"]
+    # It comes before the facts and the adapter table.
+    assert page.locator("main ul.fare ~ dl.facts").count() == 1
