@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from uasdb.export import SUMMARY_PLATFORMS, chipset_platform_summary
+from uasdb.export import SUMMARY_PLATFORMS, chipset_platform_summary, vendor_display_names
 
 
 def verdicts(*words_per_adapter):
@@ -26,3 +26,13 @@ def test_summary_counts_and_words(adapters, platform, text, tone):
     row = next(r for r in chipset_platform_summary(verdicts(*adapters)) if r["platform"] == platform)
     assert row["text"] == text
     assert row["tone"] == tone
+
+
+@pytest.mark.parametrize("vendors, expected", [
+    (["StarTech.com", "StarTech", "StarTech.com"], {"StarTech.com": "StarTech.com", "StarTech": "StarTech.com"}),
+    (["Natec", "NATEC"], {"Natec": "NATEC", "NATEC": "NATEC"}),
+    (["Acme Inc.", "ACME", "Other"], {"Acme Inc.": "ACME", "ACME": "ACME", "Other": "Other"}),
+    ([None, ""], {}),
+])
+def test_vendor_spellings_collapse_to_one_name(vendors, expected):
+    assert vendor_display_names(vendors) == expected

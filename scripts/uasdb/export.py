@@ -156,6 +156,11 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
                                              adapter=record.data["id"], name=record.data["name"])
         adapters.append(entry)
 
+    vendor_labels = vendor_display_names(a.get("vendor") for a in adapters)
+    for adapter in adapters:
+        adapter["vendor_label"] = vendor_labels.get(adapter.get("vendor"), "Unbranded or unknown")
+        adapter["drive_label"] = DRIVE_LABELS[adapter.get("drive_interface")]
+
     usb: Dict[str, Dict[str, Any]] = {}
     for adapter in adapters:
         for usb_id in adapter.get("usb_ids", []):
@@ -226,6 +231,41 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         slot["report_query"] = report_query(usb_id=key)
     site["report_query"] = report_query()
     return site
+
+
+# How the site names each `drive_interface` (filters, tables, what to buy).
+DRIVE_LABELS = {"sata": "SATA", "nvme": "NVMe", "msata": "mSATA", "m2-sata": "M.2 SATA",
+                "nvme-sata": "M.2 NVMe or SATA", None: "Not stated"}
+_VENDOR_SUFFIXES = (".com", " inc.", " inc", " ltd.", " ltd", " co.", " gmbh", ",")
+
+
+def vendor_key(name: str) -> str:
+    """What makes two vendor spellings one vendor: case, and a trailing .com, Inc., Ltd. or GmbH."""
+    key = name.casefold().strip()
+    changed = True
+    while changed:
+        changed = False
+        for suffix in _VENDOR_SUFFIXES:
+            if key.endswith(suffix):
+                key, changed = key[: -len(suffix)].strip(), True
+    return key
+
+
+def vendor_display_names(vendors) -> Dict[str, str]:
+    """Each spelling in the records -> the one the site shows for its vendor: the spelling most records use
+    (ties: the one with more capitals, as brands such as NATEC and ORICO write themselves), so filters and
+    tables list "StarTech.com" and "StarTech", or "Natec" and "NATEC", once."""
+    counts: Dict[str, Dict[str, int]] = {}
+    for name in vendors:
+        if name:
+            group = counts.setdefault(vendor_key(name), {})
+            group[name] = group.get(name, 0) + 1
+    labels = {}
+    for group in counts.values():
+        best = max(sorted(group), key=lambda n: (group[n], sum(c.isupper() for c in n)))
+        for name in group:
+            labels[name] = best
+    return labels
 
 
 # How a chipset's adapters fare, per UAS verdict: (singular, plural) verb phrases, worst first (the tone follows it).

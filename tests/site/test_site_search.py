@@ -52,7 +52,7 @@ def test_results_show_the_verdict(watched_page, site):
 
 @pytest.mark.parametrize("label, value, expected", [
     ("Chipset", "JMS567", {"/adapters/fixture-naughty-jms/", "/adapters/fixture-second-jms/"}),
-    ("Drive", "nvme", {"/adapters/fixture-nvme/"}),
+    ("Drive", "NVMe", {"/adapters/fixture-nvme/"}),
     ("Vendor", "Otherfixture", {"/adapters/fixture-second-jms/"}),
     ("Pi 4 UAS", "Needs quirk", {"/adapters/fixture-naughty-jms/", "/adapters/fixture-hostile/"}),
     ("Pi 4 boot", "Does not boot", {"/adapters/fixture-second-jms/"}),

@@ -240,3 +240,38 @@ def test_chipset_page_opens_with_how_its_adapters_fare(watched_page, site):
     assert pi4["tested"] >= 1 and " of " in pi4["text"]
     # It comes before the facts and the adapter table.
     assert page.locator("main ul.fare ~ dl.facts").count() == 1
+
+
+def test_adapters_table_fits_1280_px(browser, site):
+    context = browser.new_context(base_url=site.url, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto("/adapters/")
+    sizes = page.evaluate("""() => ({table: document.querySelector('table.adapters').getBoundingClientRect().width,
+                                      main: document.querySelector('main').getBoundingClientRect().width})""")
+    context.close()
+    assert sizes["table"] <= sizes["main"] + 1, sizes
+
+
+def test_adapters_table_on_a_phone_is_one_line_rows_with_a_sort_control(browser, site):
+    context = browser.new_context(base_url=site.url, viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto("/adapters/")
+    rows = page.locator("table.adapters tbody tr")
+    heights = rows.evaluate_all("rows => rows.map(r => r.getBoundingClientRect().height)")
+    assert heights and max(heights) < 48, heights  # one line each, not an 11-line card
+    assert page.locator("table.adapters td[data-label='Chipset']").first.is_hidden()
+    sort = page.get_by_label("Sort by")
+    assert sort.is_visible()
+    sort.select_option(label="Pi 4 UAS")
+    ranks = rows.evaluate_all("rows => rows.map(r => Number(r.querySelector('[data-label=\"Pi 4 UAS\"]').dataset.sort))")
+    assert ranks == sorted(ranks)
+    context.close()
+
+
+def test_filters_have_clean_labels(watched_page, site):
+    page = watched_page
+    page.goto("/")
+    options = page.locator("select[data-filter] option").all_inner_texts()
+    for raw in ("m2-sata", "nvme", "sata", "unknown", "unbranded or unknown"):
+        assert raw not in options, options
+    assert "NVMe" in page.get_by_label("Drive", exact=True).locator("option").all_inner_texts()
