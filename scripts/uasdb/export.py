@@ -222,6 +222,9 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice)},
     })
+    site["buy"] = buy_rankings(adapters)
+    site["buy_order"] = list(BUY_PLATFORMS)
+    site["latest_reports"] = latest_reports(adapters)
     # The naughty page shows the built-in-preserving line when there is one: judge the length of that one.
     shown = site["lists"].get("naughty_quirk_line_preserving_builtin") or site["lists"]["naughty_quirk_line"]
     site["lists"]["naughty_quirk_line_length"] = quirk_value_length(shown)
@@ -231,6 +234,69 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         slot["report_query"] = report_query(usb_id=key)
     site["report_query"] = report_query()
     return site
+
+
+# What to buy: one page per platform, ranking products a buyer can order by the strength of their evidence.
+BUY_PLATFORMS = {"pi5": "Raspberry Pi 5", "pi4": "Raspberry Pi 4", "linux": "a Linux PC", "macos": "a Mac"}
+_STRENGTH_ORDER = {"observed": 0, "stated": 1, "hearsay": 2, None: 3}
+_CONFIDENCE_ORDER = {"confirmed": 0, "likely": 1, "disputed": 2, "none": 3}
+
+
+def _lite(pv: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The parts of a platform verdict a ranking shows (badge, tone, basis)."""
+    if not pv:
+        return None
+    return {k: pv[k] for k in ("verdict", "short", "tone", "rank", "confidence", "strength", "basis_text")}
+
+
+def best_read(adapter: Dict[str, Any], hosts: Sequence[str]) -> Optional[Dict[str, Any]]:
+    """The fastest sequential read any report measured on these hosts, with what produced it."""
+    bars = [b for panel in adapter.get("throughput_chart", []) if panel["kind"] == "sequential" and panel["unit"] == "MB/s"
+            for b in panel["bars"] if b["op"] == "read" and b.get("host") in hosts]
+    if not bars:
+        return None
+    bar = max(bars, key=lambda b: b["value"])
+    return {"value": bar["value"], "unit": "MB/s", "host_label": bar["host_label"], "driver_label": bar["driver_label"],
+            "drive_label": bar["drive_label"], "report": bar["report"]}
+
+
+def buy_rankings(adapters: List[Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
+    """Per platform, every product with a vendor and a model number (something a buyer can order) that a report
+    tested there, best first: verdict rank (works before needs-quirk before broken; "likely" after "confirmed"),
+    then boot on a Pi, confidence, strongest evidence, number of reports, name. Untested ones are only counted."""
+    result = {}
+    for name, title in BUY_PLATFORMS.items():
+        spec = PLATFORMS[name]
+        orderable = [a for a in adapters if a.get("vendor") and a.get("model")]
+        tested = [a for a in orderable if a["verdict"]["uas"][name]["verdict"] != "untested"]
+
+        def key(a):
+            uas = a["verdict"]["uas"][name]
+            boot = a["verdict"]["boot"].get(name)
+            return (uas["rank"], boot["rank"] if boot else 0, _CONFIDENCE_ORDER[uas["confidence"]],
+                    _STRENGTH_ORDER[uas["strength"]], -uas["basis"]["reports"], a["name"].casefold())
+        products = []
+        for a in sorted(tested, key=key):
+            products.append({"id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a["model"],
+                             "drive_label": a["drive_label"], "chipset_name": a.get("chipset_name"),
+                             "uas": _lite(a["verdict"]["uas"][name]), "boot": _lite(a["verdict"]["boot"].get(name)),
+                             "best_read": best_read(a, spec["hosts"]), "quirk_line": a["verdict"]["quirk_line"]})
+        result[name] = {"platform": name, "title": title, "label": spec["label"], "short": PLATFORM_SHORT[name],
+                        "pi": spec["pi"], "products": products,
+                        "recommended": [p["id"] for p in products if p["uas"]["verdict"] == "works"
+                                        and p["uas"]["confidence"] == "confirmed"
+                                        and (not p["boot"] or p["boot"]["verdict"] in ("works", "untested"))],
+                        "untested_orderable": len(orderable) - len(tested)}
+    return result
+
+
+def latest_reports(adapters: List[Dict[str, Any]], count: int = 6) -> List[Dict[str, Any]]:
+    """The newest dated reports across the database, for the home page."""
+    dated = [(r["date"], a, n, r) for a in adapters for n, r in enumerate(a.get("reports", []), start=1) if r.get("date")]
+    dated.sort(key=lambda t: (t[0], t[1]["id"], t[2]), reverse=True)
+    return [{"date": d, "adapter": a["id"], "name": a["name"], "report": n, "host": r.get("host"),
+             "host_label": HOST_LABELS.get(r.get("host"), "host not stated"), "source_title": r.get("source", {}).get("title")}
+            for d, a, n, r in dated[:count]]
 
 
 # How the site names each `drive_interface` (filters, tables, what to buy).

@@ -73,6 +73,7 @@ def test_search_round_trips_through_the_address(watched_page):
     page.goto("/")
     run_search(page, "JMS567")
     assert parse_qs(urlparse(page.url).query) == {"q": ["JMS567"]}
+    page.get_by_text("Filters", exact=True).click()
     page.get_by_label("Chipset", exact=True).select_option("JMS567")
     expect(page).to_have_url(re.compile(r"\?q=JMS567&chipset=JMS567$"))
     linked = page.url
@@ -271,7 +272,43 @@ def test_adapters_table_on_a_phone_is_one_line_rows_with_a_sort_control(browser,
 def test_filters_have_clean_labels(watched_page, site):
     page = watched_page
     page.goto("/")
-    options = page.locator("select[data-filter] option").all_inner_texts()
+    options = page.locator("select[data-filter] option").all_text_contents()
     for raw in ("m2-sata", "nvme", "sata", "unknown", "unbranded or unknown"):
         assert raw not in options, options
-    assert "NVMe" in page.get_by_label("Drive", exact=True).locator("option").all_inner_texts()
+    assert "NVMe" in page.get_by_label("Drive", exact=True).locator("option").all_text_contents()
+    assert page.get_by_label("Drive", exact=True).is_hidden()  # folded away until asked for
+
+
+def test_what_to_buy_ranks_orderable_products_by_evidence(watched_page, site):
+    page = watched_page
+    ranking = site.export["buy"]["pi4"]
+    assert ranking["products"], "the fixtures have products tested on a Pi 4"
+    page.goto("/buy/pi4/")
+    assert page.locator("h1").inner_text() == "What to buy for Raspberry Pi 4"
+    rows = page.locator("table.buy-table tbody tr")
+    assert rows.count() == len(ranking["products"])
+    for i, product in enumerate(ranking["products"]):
+        row = rows.nth(i)
+        assert row.locator("th a").get_attribute("href") == f"/adapters/{product['id']}/"
+        assert f"{product['vendor']} {product['model']}" in row.locator("th a").inner_text()
+        assert product["uas"]["basis_text"] in row.inner_text()  # every verdict shows its basis
+    ranks = [p["uas"]["rank"] for p in ranking["products"]]
+    assert ranks == sorted(ranks)
+    for platform in ("pi5", "linux", "macos"):
+        assert page.locator(f'.buy-tabs a[href="/buy/{platform}/"]').count() == 1
+    assert page.problems == []
+
+
+def test_home_puts_search_first_then_best_picks_and_latest_reports(watched_page, site):
+    page = watched_page
+    page.goto("/")
+    order = page.evaluate("""() => [...document.querySelectorAll('main > *')].map(e => e.id || e.className || e.tagName)""")
+    assert order.index("search") < order.index("lead")
+    picks = page.locator("#picks ~ ul.picks")
+    assert picks.locator('a[href="/buy/pi4/"]').count() == 1
+    for pid in site.export["buy"]["pi4"]["recommended"][:3]:
+        assert picks.locator(f'a[href="/adapters/{pid}/"]').count() == 1
+    latest = page.locator("ul.latest li")
+    assert latest.count() == len(site.export["latest_reports"]) >= 1
+    first = site.export["latest_reports"][0]
+    assert first["date"] in latest.first.inner_text()

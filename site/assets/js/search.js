@@ -209,7 +209,7 @@ export function initSearch(form) {
   let started = false;
   for (const [key, select] of Object.entries(selects)) {
     const value = params.get(key);
-    if (value && [...select.options].some((o) => o.value === value)) { select.value = value; started = true; }
+    if (value && [...select.options].some((o) => o.value === value)) { select.value = value; started = true; filterBox.open = true; }
   }
   const q = params.get('q') || (form.hasAttribute('data-from-address') ? queryFromPath(location.pathname) : '');
   if (q) { input.value = q; started = true; }
