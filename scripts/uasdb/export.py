@@ -238,6 +238,7 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
 
 # What to buy: one page per platform, ranking products a buyer can order by the strength of their evidence.
 BUY_PLATFORMS = {"pi5": "Raspberry Pi 5", "pi4": "Raspberry Pi 4", "linux": "a Linux PC", "macos": "a Mac"}
+BUY_SLUGS = {"pi5": "pi5", "pi4": "pi4", "linux": "linux", "macos": "mac"}  # /buy/<slug>/
 _STRENGTH_ORDER = {"observed": 0, "stated": 1, "hearsay": 2, None: 3}
 _CONFIDENCE_ORDER = {"confirmed": 0, "likely": 1, "disputed": 2, "none": 3}
 
@@ -281,7 +282,7 @@ def buy_rankings(adapters: List[Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
                              "drive_label": a["drive_label"], "chipset_name": a.get("chipset_name"),
                              "uas": _lite(a["verdict"]["uas"][name]), "boot": _lite(a["verdict"]["boot"].get(name)),
                              "best_read": best_read(a, spec["hosts"]), "quirk_line": a["verdict"]["quirk_line"]})
-        result[name] = {"platform": name, "title": title, "label": spec["label"], "short": PLATFORM_SHORT[name],
+        result[name] = {"platform": name, "slug": BUY_SLUGS[name], "title": title, "label": spec["label"], "short": PLATFORM_SHORT[name],
                         "pi": spec["pi"], "products": products,
                         "recommended": [p["id"] for p in products if p["uas"]["verdict"] == "works"
                                         and p["uas"]["confidence"] == "confirmed"

@@ -294,7 +294,7 @@ def test_what_to_buy_ranks_orderable_products_by_evidence(watched_page, site):
         assert product["uas"]["basis_text"] in row.inner_text()  # every verdict shows its basis
     ranks = [p["uas"]["rank"] for p in ranking["products"]]
     assert ranks == sorted(ranks)
-    for platform in ("pi5", "linux", "macos"):
+    for platform in ("pi5", "linux", "mac"):
         assert page.locator(f'.buy-tabs a[href="/buy/{platform}/"]').count() == 1
     assert page.problems == []
 
