@@ -312,3 +312,60 @@ def test_home_puts_search_first_then_best_picks_and_latest_reports(watched_page,
     assert latest.count() == len(site.export["latest_reports"]) >= 1
     first = site.export["latest_reports"][0]
     assert first["date"] in latest.first.inner_text()
+
+
+@pytest.fixture
+def served_site(tmp_path):
+    """`make serve` in small: the fixture records, the watcher's export and Hugo's live-reloading server."""
+    import shutil
+    import socket
+    import subprocess
+    import time
+    import urllib.request
+
+    from uasdb.sitebuild import hugo_binary
+    from uasdb.watch import refresh
+
+    site_dir = tmp_path / "site"
+    shutil.copytree(REPO_ROOT / "site", site_dir, ignore=shutil.ignore_patterns("generated", "resources", ".hugo_build.lock"))
+    data = tmp_path / "data"
+    shutil.copytree(REPO_ROOT / "tests" / "fixtures" / "site-data", data)
+    out = site_dir / "data" / "generated"
+    assert refresh(out, [data]) == []
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([str(hugo_binary()), "server", "--bind", "127.0.0.1", "--port", str(port), "--baseURL", url + "/",
+                               "--disableFastRender", "--poll", "300ms"], cwd=site_dir,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(url + "/adapters/", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.25)
+        yield url, data, lambda: refresh(out, [data])
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_make_serve_reloads_a_data_edit_and_shows_its_errors(browser, served_site):
+    url, data, re_export = served_site
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{url}/adapters/fixture-nice-sata/")
+    assert "Goodcase" in page.locator("h1").inner_text()
+    record = data / "adapters" / "fixture-nice-sata.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("Goodcase", "Greatcase", 1), encoding="utf-8")
+    assert re_export() == []
+    expect(page.locator("h1")).to_contain_text("Greatcase", timeout=20000)  # the open page reloads by itself
+    record.write_text(record.read_text(encoding="utf-8").replace("kind:", "kind_typo:", 1), encoding="utf-8")
+    problems = re_export()
+    assert problems
+    overlay = page.locator("[data-serve-errors]")
+    expect(overlay).to_contain_text("fixture-nice-sata.yaml", timeout=20000)
+    assert "Greatcase" in page.locator("h1").inner_text()  # the last good data stays
+    context.close()
