@@ -369,3 +369,14 @@ def test_make_serve_reloads_a_data_edit_and_shows_its_errors(browser, served_sit
     expect(overlay).to_contain_text("fixture-nice-sata.yaml", timeout=20000)
     assert "Greatcase" in page.locator("h1").inner_text()  # the last good data stays
     context.close()
+
+
+def test_what_to_buy_fits_a_phone_with_the_verdicts_in_view(browser, site):
+    context = browser.new_context(base_url=site.url, viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto("/buy/pi4/")
+    widths = page.evaluate("""() => { const t = document.querySelector('table.buy-table');
+                                        return [t.getBoundingClientRect().width, t.parentElement.clientWidth]; }""")
+    assert widths[0] <= widths[1] + 1, widths
+    assert page.locator("table.buy-table tbody tr").first.locator(".badge").first.is_visible()
+    context.close()
