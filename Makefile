@@ -88,12 +88,14 @@ site: export
 	$(PY) -m pagefind --site public --output-subdir pagefind --silent
 	@echo "built public/ ($$(find public -type f | wc -l) files)"
 
-# Live reload for templates and CSS. The search index is built once at start and served from the export's
-# static folder; re-run `make serve` after changing data/ to refresh verdicts and search.
+# Live reload for templates, CSS and data: a watcher (scripts/uasdb/watch.py) re-exports data/ into
+# site/data/generated on every save, which Hugo's server picks up; errors in an edit are printed here and shown
+# on every page. The search index is built once at start: re-run `make serve` to refresh search.
 serve: site
 	rm -rf site/data/generated/static/pagefind
 	cp -r public/pagefind site/data/generated/static/pagefind
-	cd site && $(HUGO) server --bind $(HOST) --port $(PORT) --disableFastRender
+	$(PY) -m uasdb.watch --out site/data/generated & watcher=$$!; trap 'kill $$watcher 2>/dev/null' EXIT INT TERM; \
+	  cd site && $(HUGO) server --bind $(HOST) --port $(PORT) --disableFastRender
 
 # Tests marked browser, reference or slow (pyproject.toml) need Chromium, the Debian packages, actionlint or Hugo;
 # `check` leaves them out and runs in seconds, `test` runs them all. Add UASDB_SCREENSHOTS=1 to keep full-page

@@ -28,6 +28,7 @@ from .distribution_export import add_distributions
 from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check, relative_to
 from .kernel_export import add_reference
 from .vocabulary import HOST_TITLES
+from .reference import load_usbids
 from .report_link import report_query
 from .linuxhw_export import add_popularity, add_wanted
 from .reference import load_linuxhw
@@ -43,6 +44,8 @@ PATCHED_QUIRKS_LIMIT = {"chars": 255, "who": "Home Assistant OS (Raspberry Pi im
 HOST_LABELS = HOST_TITLES  # from the schema, via vocabulary.py: the same titles the issue form offers
 # The order the site shows platforms in: the Pi models people ask about first.
 PLATFORM_ORDER = ["pi4", "pi5", "pi3", "linux", "macos", "windows"]
+# Platform names where space is short (search results, phone tables, what-to-buy tabs).
+PLATFORM_SHORT = {"pi4": "Pi 4", "pi5": "Pi 5", "pi3": "Pi 3", "linux": "Linux PC", "macos": "Mac", "windows": "Windows"}
 
 API_SCHEMA_VERSION = 1
 
@@ -105,8 +108,12 @@ def throughput_chart(record: Dict[str, Any]) -> List[Dict[str, Any]]:
             driver = figure.get("driver") or report.get("driver")
             panel = panels.setdefault((kind, unit), {"title": f"{kind[0].upper()}{kind[1:]} ({unit})", "kind": kind,
                                                       "unit": unit, "bars": []})
+            drive = report.get("drive") or {}
             panel["bars"].append({
                 "test": figure["test"], "op": op, "driver": driver or "unknown", "driver_label": _DRIVER_LABELS[driver],
+                # Like is compared with like only when the reader sees what produced each bar.
+                "host": report.get("host"), "host_label": HOST_LABELS.get(report.get("host"), "host not stated"),
+                "drive_label": drive.get("model") or drive.get("type") or "drive not stated",
                 "value": round(value, 1), "as_reported": f"{figure['value']:g} {figure['unit']}",
                 "tool": figure.get("tool"), "note": figure.get("note"), "report": number,
             })
@@ -151,6 +158,11 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
                                              adapter=record.data["id"], name=record.data["name"])
         adapters.append(entry)
 
+    vendor_labels = vendor_display_names(a.get("vendor") for a in adapters)
+    for adapter in adapters:
+        adapter["vendor_label"] = vendor_labels.get(adapter.get("vendor"), "Unbranded or unknown")
+        adapter["drive_label"] = DRIVE_LABELS[adapter.get("drive_interface")]
+
     usb: Dict[str, Dict[str, Any]] = {}
     for adapter in adapters:
         for usb_id in adapter.get("usb_ids", []):
@@ -177,6 +189,7 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         entry["adapters"] = by_chipset.get(chipset_id, [])
         # `uas` left out of a chipset record means no source says: show "unknown", never "no".
         entry["uas_label"] = {True: "yes", False: "no", None: "unknown"}[entry.get("uas")]
+        entry["platform_summary"] = chipset_platform_summary([verdict_by_id[i] for i in entry["adapters"]])
         chipset_list.append(entry)
 
     naughty = [a for a in adapters if a["verdict"]["list"] == "naughty"]
@@ -201,7 +214,8 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         },
         "evidence_classes": EVIDENCE_CLASSES,
         "verdict_tone": TONE,
-        "platforms": {name: {"label": spec["label"], "hosts": list(spec["hosts"])} for name, spec in PLATFORMS.items()},
+        "platforms": {name: {"label": spec["label"], "short": PLATFORM_SHORT[name], "hosts": list(spec["hosts"])}
+                      for name, spec in PLATFORMS.items()},
         "platform_order": PLATFORM_ORDER,
         "host_labels": HOST_LABELS,
         "verdict_text": VERDICT_TEXT,
@@ -212,6 +226,9 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice)},
     }, distributions, HOST_LABELS, _usb_slot), load_linuxhw(), _usb_slot))
     add_wanted(site)
+    site["buy"] = buy_rankings(adapters)
+    site["buy_order"] = list(BUY_PLATFORMS)
+    site["latest_reports"] = latest_reports(adapters)
     # The naughty page shows the built-in-preserving line when there is one: judge the length of that one.
     shown = site["lists"].get("naughty_quirk_line_preserving_builtin") or site["lists"]["naughty_quirk_line"]
     site["lists"]["naughty_quirk_line_length"] = quirk_value_length(shown)
@@ -221,6 +238,140 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         slot["report_query"] = report_query(usb_id=key)
     site["report_query"] = report_query()
     return site
+
+
+# What to buy: one page per platform, ranking products a buyer can order by the strength of their evidence.
+BUY_PLATFORMS = {"pi5": "Raspberry Pi 5", "pi4": "Raspberry Pi 4", "linux": "a Linux PC", "macos": "a Mac"}
+BUY_SLUGS = {"pi5": "pi5", "pi4": "pi4", "linux": "linux", "macos": "mac"}  # /buy/<slug>/
+_STRENGTH_ORDER = {"observed": 0, "stated": 1, "hearsay": 2, None: 3}
+_CONFIDENCE_ORDER = {"confirmed": 0, "likely": 1, "disputed": 2, "none": 3}
+
+
+def _lite(pv: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """The parts of a platform verdict a ranking shows (badge, tone, basis)."""
+    if not pv:
+        return None
+    return {k: pv[k] for k in ("verdict", "short", "tone", "rank", "confidence", "strength", "basis_text")}
+
+
+def best_read(adapter: Dict[str, Any], hosts: Sequence[str]) -> Optional[Dict[str, Any]]:
+    """The fastest sequential read any report measured on these hosts, with what produced it."""
+    bars = [b for panel in adapter.get("throughput_chart", []) if panel["kind"] == "sequential" and panel["unit"] == "MB/s"
+            for b in panel["bars"] if b["op"] == "read" and b.get("host") in hosts]
+    if not bars:
+        return None
+    bar = max(bars, key=lambda b: b["value"])
+    return {"value": bar["value"], "unit": "MB/s", "host_label": bar["host_label"], "driver_label": bar["driver_label"],
+            "drive_label": bar["drive_label"], "report": bar["report"]}
+
+
+def buy_rankings(adapters: List[Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
+    """Per platform, every product with a vendor and a model number (something a buyer can order) that a report
+    tested there, best first: verdict rank (works before needs-quirk before broken; "likely" after "confirmed"),
+    then boot on a Pi, confidence, strongest evidence, number of reports, name. Untested ones are only counted."""
+    result = {}
+    for name, title in BUY_PLATFORMS.items():
+        spec = PLATFORMS[name]
+        orderable = [a for a in adapters if a.get("vendor") and a.get("model")]
+        tested = [a for a in orderable if a["verdict"]["uas"][name]["verdict"] != "untested"]
+
+        def key(a):
+            uas = a["verdict"]["uas"][name]
+            boot = a["verdict"]["boot"].get(name)
+            return (uas["rank"], boot["rank"] if boot else 0, _CONFIDENCE_ORDER[uas["confidence"]],
+                    _STRENGTH_ORDER[uas["strength"]], -uas["basis"]["reports"], a["name"].casefold())
+        products = []
+        for a in sorted(tested, key=key):
+            products.append({"id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a["model"],
+                             "drive_label": a["drive_label"], "chipset_name": a.get("chipset_name"),
+                             "uas": _lite(a["verdict"]["uas"][name]), "boot": _lite(a["verdict"]["boot"].get(name)),
+                             "best_read": best_read(a, spec["hosts"]), "quirk_line": a["verdict"]["quirk_line"]})
+        result[name] = {"platform": name, "slug": BUY_SLUGS[name], "title": title, "label": spec["label"], "short": PLATFORM_SHORT[name],
+                        "pi": spec["pi"], "products": products,
+                        "recommended": [p["id"] for p in products if p["uas"]["verdict"] == "works"
+                                        and p["uas"]["confidence"] == "confirmed"
+                                        and (not p["boot"] or p["boot"]["verdict"] in ("works", "untested"))],
+                        "untested_orderable": len(orderable) - len(tested)}
+    return result
+
+
+def latest_reports(adapters: List[Dict[str, Any]], count: int = 6) -> List[Dict[str, Any]]:
+    """The newest dated reports across the database, for the home page."""
+    dated = [(r["date"], a, n, r) for a in adapters for n, r in enumerate(a.get("reports", []), start=1) if r.get("date")]
+    dated.sort(key=lambda t: (t[0], t[1]["id"], t[2]), reverse=True)
+    return [{"date": d, "adapter": a["id"], "name": a["name"], "report": n, "host": r.get("host"),
+             "host_label": HOST_LABELS.get(r.get("host"), "host not stated"), "source_title": r.get("source", {}).get("title")}
+            for d, a, n, r in dated[:count]]
+
+
+# How the site names each `drive_interface` (filters, tables, what to buy).
+DRIVE_LABELS = {"sata": "SATA", "nvme": "NVMe", "msata": "mSATA", "m2-sata": "M.2 SATA",
+                "nvme-sata": "M.2 NVMe or SATA", None: "Not stated"}
+_VENDOR_SUFFIXES = (".com", " inc.", " inc", " ltd.", " ltd", " co.", " gmbh", ",")
+
+
+def vendor_key(name: str) -> str:
+    """What makes two vendor spellings one vendor: case, and a trailing .com, Inc., Ltd. or GmbH."""
+    key = name.casefold().strip()
+    changed = True
+    while changed:
+        changed = False
+        for suffix in _VENDOR_SUFFIXES:
+            if key.endswith(suffix):
+                key, changed = key[: -len(suffix)].strip(), True
+    return key
+
+
+def vendor_display_names(vendors) -> Dict[str, str]:
+    """Each spelling in the records -> the one the site shows for its vendor: the spelling most records use
+    (ties: the one with more capitals, as brands such as NATEC and ORICO write themselves), so filters and
+    tables list "StarTech.com" and "StarTech", or "Natec" and "NATEC", once."""
+    counts: Dict[str, Dict[str, int]] = {}
+    for name in vendors:
+        if name:
+            group = counts.setdefault(vendor_key(name), {})
+            group[name] = group.get(name, 0) + 1
+    labels = {}
+    for group in counts.values():
+        best = max(sorted(group), key=lambda n: (group[n], sum(c.isupper() for c in n)))
+        for name in group:
+            labels[name] = best
+    return labels
+
+
+# How a chipset's adapters fare, per UAS verdict: (singular, plural) verb phrases, worst first (the tone follows it).
+_FARE = {"broken": ("has broken UAS", "have broken UAS"), "works-with-quirk": ("needs a quirk", "need a quirk"),
+         "no-uas": ("has no UAS", "have no UAS"), "mixed": ("has mixed reports", "have mixed reports"),
+         "fixed": ("had trouble a later release fixed", "had trouble a later release fixed"),
+         "works": ("works", "work")}
+SUMMARY_PLATFORMS = ("pi5", "pi4", "linux", "macos")
+
+
+def chipset_platform_summary(verdicts: List[Any]) -> List[Dict[str, Any]]:
+    """Per platform, how the chipset's adapters fare: "3 of 3 adapters need a quirk" (tested ones only, the
+    untested counted apart), so a chipset page can open with the answer instead of a table at the bottom."""
+    rows = []
+    for name in SUMMARY_PLATFORMS:
+        counts: Dict[str, int] = {}
+        for verdict in verdicts:
+            word = verdict.uas[name].verdict
+            counts[word] = counts.get(word, 0) + 1
+        untested = counts.pop("untested", 0)
+        tested = sum(counts.values())
+        parts = [f"{counts[w]} {_FARE[w][counts[w] != 1]}" for w in _FARE if counts.get(w)]
+        if tested:
+            first = parts[0].split(" ", 1)
+            text = f"{first[0]} of {tested} tested adapter{'s' if tested != 1 else ''} {first[1]}"
+            text += "".join(f", {p}" for p in parts[1:])
+        else:
+            text = "no adapter tested"
+        if untested and tested:
+            text += f"; {untested} not tested"
+        worst = next((w for w in _FARE if counts.get(w)), None)
+        rows.append({"platform": name, "label": PLATFORMS[name]["label"], "short": PLATFORM_SHORT[name],
+                     "counts": dict(counts, untested=untested), "tested": tested, "text": text,
+                     "tone": TONE[worst] if worst else TONE["untested"]})
+    return rows
 
 
 def _tell_apart(slot: Dict[str, Any], by_id: Dict[str, Dict[str, Any]]) -> List[Dict[str, Any]]:
@@ -332,6 +483,10 @@ def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
     _write_json(api / "wanted.json", _wrap({"source": site["linuxhw"], "wanted": site["lists"]["wanted"]}, generated_at))
     _write_json(api / "distributions.json", _wrap({"distributions": site["distributions"],
                                                    "by_usb_id": site["distribution_ids"]}, generated_at))
+    # Names for IDs no record has: search and the check page fetch it only when such an ID comes up.
+    usbids = load_usbids()
+    _write_json(api / "usbids.json", _wrap({"version": usbids.version, "vendors": usbids.vendors,
+                                            "products": usbids.products}, generated_at))
     (out_dir / "static" / "adapters.csv").write_text(adapters_csv(site["adapters"]), encoding="utf-8")
 
 

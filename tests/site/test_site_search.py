@@ -52,7 +52,7 @@ def test_results_show_the_verdict(watched_page, site):
 
 @pytest.mark.parametrize("label, value, expected", [
     ("Chipset", "JMS567", {"/adapters/fixture-naughty-jms/", "/adapters/fixture-second-jms/"}),
-    ("Drive", "nvme", {"/adapters/fixture-nvme/"}),
+    ("Drive", "NVMe", {"/adapters/fixture-nvme/"}),
     ("Vendor", "Otherfixture", {"/adapters/fixture-second-jms/"}),
     ("Pi 4 UAS", "Needs quirk", {"/adapters/fixture-naughty-jms/", "/adapters/fixture-hostile/"}),
     ("Pi 4 boot", "Does not boot", {"/adapters/fixture-second-jms/"}),
@@ -60,6 +60,7 @@ def test_results_show_the_verdict(watched_page, site):
 def test_filters_alone_list_matching_adapters(watched_page, label, value, expected):
     page = watched_page
     page.goto("/")
+    page.get_by_text("Filters", exact=True).click()  # folded away until asked for
     page.get_by_label(label, exact=True).select_option(value)
     page.locator(".search-status").filter(has_text="result").wait_for()
     links = page.locator(".results li a.result-title")
@@ -69,6 +70,7 @@ def test_filters_alone_list_matching_adapters(watched_page, label, value, expect
 def test_filter_narrows_a_query(watched_page):
     page = watched_page
     page.goto("/")
+    page.get_by_text("Filters", exact=True).click()
     page.get_by_label("Pi 4 boot", exact=True).select_option("Does not boot")
     page.get_by_role("searchbox").fill("152d:0578")
     page.locator(".search-status").filter(has_text="1 result").wait_for()

@@ -2,10 +2,12 @@
 case-insensitive ID addresses, the 404 search, the check page's diagnosis, page order and what to buy."""
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 import yaml
+from playwright.sync_api import expect
 
 from uasdb.database import REPO_ROOT
 
@@ -59,3 +61,322 @@ def test_check_report_link_carries_the_pasted_id(watched_page):
     query = form_link(page.locator(".found").get_by_role("link", name="Add your report").get_attribute("href"))
     assert query["usb_id"] == "0bda:9999"
     assert query["title"] == f"{FORM['title']}0bda:9999"
+
+
+def run_search(page, query):
+    page.get_by_role("searchbox").first.fill(query)
+    page.locator(".search-status").filter(has_text=re.compile(r"result|No matches")).first.wait_for()
+
+
+def test_search_round_trips_through_the_address(watched_page):
+    page = watched_page
+    page.goto("/")
+    run_search(page, "JMS567")
+    assert parse_qs(urlparse(page.url).query) == {"q": ["JMS567"]}
+    page.get_by_text("Filters", exact=True).click()
+    page.get_by_label("Chipset", exact=True).select_option("JMS567")
+    expect(page).to_have_url(re.compile(r"\?q=JMS567&chipset=JMS567$"))
+    linked = page.url
+    page.goto(linked)  # the linked search runs on load with its query and filter
+    page.locator(".search-status").filter(has_text="result").wait_for()
+    assert page.get_by_role("searchbox").input_value() == "JMS567"
+    assert page.get_by_label("Chipset", exact=True).input_value() == "JMS567"
+    assert page.locator(".results li").count() >= 1
+    run_search(page, "")
+    expect(page).to_have_url(re.compile(r"/\?chipset=JMS567$"))  # the filter stays, the query goes
+    assert page.problems == []
+
+
+def test_an_id_search_puts_the_id_page_first(watched_page):
+    page = watched_page
+    page.goto("/?q=152D:0578")
+    page.locator(".search-status").filter(has_text="result").wait_for()
+    assert page.locator(".results li a.result-title").first.get_attribute("href") == "/usb/152d/0578/"
+    assert page.locator(".search-id-note").is_hidden()
+
+
+def test_an_id_no_product_reports_says_so_and_names_the_vendor(watched_page):
+    page = watched_page
+    page.goto("/?q=0bc2:2322")  # Seagate's vendor ID; no fixture record has this product
+    note = page.locator(".search-id-note")
+    note.wait_for()
+    text = note.inner_text()
+    assert "No product in uasdb reports 0bc2:2322" in text
+    assert "Seagate" in text
+    assert note.get_by_role("link", name="Check this ID").get_attribute("href") == "/check/?ids=0bc2:2322"
+    assert form_link(note.get_by_role("link", name="add your report").get_attribute("href"))["usb_id"] == "0bc2:2322"
+
+
+def test_results_carry_verdict_badges_and_spaced_snippets(watched_page, site):
+    page = watched_page
+    page.goto("/?q=Quirkcable")
+    first = page.locator(".results li").first
+    first.locator(".result-badges .badge").first.wait_for()
+    badges = first.locator(".result-badges").inner_text()
+    assert "Pi 4: Needs quirk" in badges
+    # No two cells of a facts list run together in a snippet ("MakerJMicronDrive side…").
+    page.goto("/?q=JMS567")
+    page.locator(".results li").nth(2).wait_for()
+    excerpts = " ".join(page.locator(".results li p.small").all_inner_texts())
+    assert "Maker" in excerpts or "Vendor" in excerpts, excerpts
+    assert not re.search(r"[a-z0-9)](Maker|Vendor|Model|Kind|Chipset|Drive side|USB IDs|UAS)", excerpts), excerpts
+
+
+@pytest.mark.parametrize("path", ["/usb/152D/0578/", "/usb/152D/0578"])
+def test_upper_case_id_address_reaches_the_id_page(watched_page, path):
+    page = watched_page
+    page.goto(path)
+    expect(page).to_have_url(re.compile(r"/usb/152d/0578/$"))
+    assert "152d:0578" in page.locator("h1").inner_text()
+
+
+def test_404_offers_the_search_prefilled_from_the_address(watched_page):
+    page = watched_page
+    page.goto("/usb/0BC2/2322/")  # an ID with no page: the lower-case address is a 404 too, with the search
+    expect(page).to_have_url(re.compile(r"/usb/0bc2/2322/$"))
+    assert page.locator("h1").inner_text() == "Page not found"
+    assert page.get_by_role("searchbox").input_value() == "0bc2:2322"
+    page.locator(".search-id-note").wait_for()
+    assert "No product in uasdb reports 0bc2:2322" in page.locator(".search-id-note").inner_text()
+    page.goto("/adapters/quirkcable-thing/")
+    assert page.get_by_role("searchbox").input_value() == "quirkcable thing"
+    page.locator(".search-status").filter(has_text=re.compile(r"result|No matches")).wait_for()
+
+
+TROUBLED_DMESG = """\
+[    5.101] usb 2-1: new SuperSpeed USB device number 2 using xhci_hcd
+[    5.122] usb 2-1: New USB device found, idVendor=174c, idProduct=55aa, bcdDevice= 1.00
+[    5.130] scsi host0: uas
+[   61.402] sd 0:0:0:0: [sda] tag#3 uas_eh_abort_handler 0 uas-tag 4 inflight: CMD OUT
+[   61.410] scsi host0: uas_eh_device_reset_handler start
+[   61.530] usb 2-1: reset SuperSpeed USB device number 2 using xhci_hcd
+[   61.610] I/O error, dev sda, sector 2048 op 0x1:(WRITE) flags 0x0 phys_seg 1 prio class 0
+"""
+
+USB_STORAGE_PASTE = """\
+Bus 002 Device 002: ID 0bc2:2322 Seagate RSS LLC
+/:  Bus 02.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/4p, 5000M
+    |__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=usb-storage, 5000M
+"""
+
+
+def check(page, text, platform=None):
+    page.goto("/check/")
+    if platform:
+        page.get_by_label("Your computer").select_option(platform)
+    page.locator("#check-paste").fill(text)
+    page.get_by_role("button", name="Check").click()
+    page.locator(".check-status").filter(has_text=re.compile(r"^(Found|No)")).wait_for()
+
+
+def test_check_surfaces_uas_trouble_next_to_the_device_even_when_reports_say_it_works(watched_page, site):
+    page = watched_page
+    check(page, TROUBLED_DMESG)
+    section = page.locator('section.found[data-usb-id="174c:55aa"]')
+    flag = section.locator('[data-flag="dmesg-trouble"]')
+    text = flag.inner_text()
+    assert "resets" in text and "I/O error" in text
+    assert "uas_eh_abort_handler" in flag.locator("pre").inner_text()
+    assert "reset SuperSpeed" in flag.locator("pre").inner_text()
+    assert page.problems == []
+
+
+def test_check_bare_id_says_what_the_paste_lacks(watched_page):
+    page = watched_page
+    check(page, "174c:55aa")
+    text = page.locator('section.found[data-usb-id="174c:55aa"]').inner_text()
+    assert "(from )" not in text
+    assert "only the ID" in text
+
+
+@pytest.mark.parametrize("platform, reason", [
+    ("pi4", "The paste does not say why"),
+    ("pi3", "Raspberry Pi 3 or older has no USB 3 host"),
+])
+def test_check_explains_a_usb_storage_binding(watched_page, platform, reason):
+    page = watched_page
+    check(page, USB_STORAGE_PASTE, platform)
+    flag = page.locator('section.found[data-usb-id="0bc2:2322"] [data-flag="why-usb-storage"]')
+    assert reason in flag.inner_text()
+
+
+def test_check_names_the_vendor_of_an_unknown_id(watched_page):
+    page = watched_page
+    check(page, USB_STORAGE_PASTE)
+    section = page.locator('section.found[data-usb-id="0bc2:2322"]')
+    assert "Seagate" in section.locator("[data-usbids-vendor]").inner_text()
+
+
+def test_adapter_page_is_in_the_buyers_order(watched_page):
+    page = watched_page
+    page.goto("/adapters/fixture-naughty-jms/")
+    headings = page.locator("main h2").all_inner_texts()
+    order = ["Verdicts", "The product", "What to do", "Throughput", "Reports", "What Linux"]
+    positions = [next(i for i, h in enumerate(headings) if h.startswith(word)) for word in order]
+    assert positions == sorted(positions), headings
+    assert page.locator("#quirk").locator("xpath=..").locator("#quirk-line").count() == 1
+
+
+def test_throughput_bars_say_what_produced_them(watched_page, site):
+    adapter = site.adapter("fixture-naughty-jms")
+    page = watched_page
+    page.goto("/adapters/fixture-naughty-jms/")
+    labels = page.locator("svg.bars .bar-source").all_text_contents()
+    bars = [b for panel in adapter["throughput_chart"] for b in panel["bars"]]
+    assert len(labels) == len(bars)
+    for label, bar in zip(labels, bars):
+        assert bar["host_label"] in label and bar["drive_label"] in label and f"report {bar['report']}" in label
+    assert page.locator("svg.bars .bar-label").first.text_content().startswith(f"{bars[0]['value']:g} MB/s · ")
+
+
+def test_chipset_page_opens_with_how_its_adapters_fare(watched_page, site):
+    chipset = next(c for c in site.export["chipsets"] if c["id"] == "jms567")
+    page = watched_page
+    page.goto("/chipsets/jms567/")
+    fare = page.get_by_role("list", name="How its adapters fare")
+    text = fare.inner_text()
+    for row in chipset["platform_summary"]:
+        assert f"{row['label']}: {row['text']}" in text
+    pi4 = next(r for r in chipset["platform_summary"] if r["platform"] == "pi4")
+    assert pi4["tested"] >= 1 and " of " in pi4["text"]
+    # It comes before the facts and the adapter table.
+    assert page.locator("main ul.fare ~ dl.facts").count() == 1
+
+
+def test_adapters_table_fits_1280_px(browser, site):
+    context = browser.new_context(base_url=site.url, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto("/adapters/")
+    sizes = page.evaluate("""() => ({table: document.querySelector('table.adapters').getBoundingClientRect().width,
+                                      main: document.querySelector('main').getBoundingClientRect().width})""")
+    context.close()
+    assert sizes["table"] <= sizes["main"] + 1, sizes
+
+
+def test_adapters_table_on_a_phone_is_one_line_rows_with_a_sort_control(browser, site):
+    context = browser.new_context(base_url=site.url, viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto("/adapters/")
+    rows = page.locator("table.adapters tbody tr")
+    heights = rows.evaluate_all("rows => rows.map(r => r.getBoundingClientRect().height)")
+    assert heights and max(heights) < 48, heights  # one line each, not an 11-line card
+    assert page.locator("table.adapters td[data-label='Chipset']").first.is_hidden()
+    sort = page.get_by_label("Sort by")
+    assert sort.is_visible()
+    sort.select_option(label="Pi 4 UAS")
+    ranks = rows.evaluate_all("rows => rows.map(r => Number(r.querySelector('[data-label=\"Pi 4 UAS\"]').dataset.sort))")
+    assert ranks == sorted(ranks)
+    context.close()
+
+
+def test_filters_have_clean_labels(watched_page, site):
+    page = watched_page
+    page.goto("/")
+    options = page.locator("select[data-filter] option").all_text_contents()
+    for raw in ("m2-sata", "nvme", "sata", "unknown", "unbranded or unknown"):
+        assert raw not in options, options
+    assert "NVMe" in page.get_by_label("Drive", exact=True).locator("option").all_text_contents()
+    assert page.get_by_label("Drive", exact=True).is_hidden()  # folded away until asked for
+
+
+def test_what_to_buy_ranks_orderable_products_by_evidence(watched_page, site):
+    page = watched_page
+    ranking = site.export["buy"]["pi4"]
+    assert ranking["products"], "the fixtures have products tested on a Pi 4"
+    page.goto("/buy/pi4/")
+    assert page.locator("h1").inner_text() == "What to buy for Raspberry Pi 4"
+    rows = page.locator("table.buy-table tbody tr")
+    assert rows.count() == len(ranking["products"])
+    for i, product in enumerate(ranking["products"]):
+        row = rows.nth(i)
+        assert row.locator("th a").get_attribute("href") == f"/adapters/{product['id']}/"
+        assert f"{product['vendor']} {product['model']}" in row.locator("th a").inner_text()
+        assert product["uas"]["basis_text"] in row.inner_text()  # every verdict shows its basis
+    ranks = [p["uas"]["rank"] for p in ranking["products"]]
+    assert ranks == sorted(ranks)
+    for platform in ("pi5", "linux", "mac"):
+        assert page.locator(f'.buy-tabs a[href="/buy/{platform}/"]').count() == 1
+    assert page.problems == []
+
+
+def test_home_puts_search_first_then_best_picks_and_latest_reports(watched_page, site):
+    page = watched_page
+    page.goto("/")
+    order = page.evaluate("""() => [...document.querySelectorAll('main > *')].map(e => e.id || e.className || e.tagName)""")
+    assert order.index("search") < order.index("lead")
+    picks = page.locator("#picks ~ ul.picks")
+    assert picks.locator('a[href="/buy/pi4/"]').count() == 1
+    for pid in site.export["buy"]["pi4"]["recommended"][:3]:
+        assert picks.locator(f'a[href="/adapters/{pid}/"]').count() == 1
+    latest = page.locator("ul.latest li")
+    assert latest.count() == len(site.export["latest_reports"]) >= 1
+    first = site.export["latest_reports"][0]
+    assert first["date"] in latest.first.inner_text()
+
+
+@pytest.fixture
+def served_site(tmp_path):
+    """`make serve` in small: the fixture records, the watcher's export and Hugo's live-reloading server."""
+    import shutil
+    import socket
+    import subprocess
+    import time
+    import urllib.request
+
+    from uasdb.sitebuild import hugo_binary
+    from uasdb.watch import refresh
+
+    site_dir = tmp_path / "site"
+    shutil.copytree(REPO_ROOT / "site", site_dir, ignore=shutil.ignore_patterns("generated", "resources", ".hugo_build.lock"))
+    data = tmp_path / "data"
+    shutil.copytree(REPO_ROOT / "tests" / "fixtures" / "site-data", data)
+    out = site_dir / "data" / "generated"
+    assert refresh(out, [data]) == []
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([str(hugo_binary()), "server", "--bind", "127.0.0.1", "--port", str(port), "--baseURL", url + "/",
+                               "--disableFastRender", "--poll", "300ms"], cwd=site_dir,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(url + "/adapters/", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.25)
+        yield url, data, lambda: refresh(out, [data])
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_make_serve_reloads_a_data_edit_and_shows_its_errors(browser, served_site):
+    url, data, re_export = served_site
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{url}/adapters/fixture-nice-sata/")
+    assert "Goodcase" in page.locator("h1").inner_text()
+    record = data / "adapters" / "fixture-nice-sata.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("Goodcase", "Greatcase", 1), encoding="utf-8")
+    assert re_export() == []
+    expect(page.locator("h1")).to_contain_text("Greatcase", timeout=20000)  # the open page reloads by itself
+    record.write_text(record.read_text(encoding="utf-8").replace("kind:", "kind_typo:", 1), encoding="utf-8")
+    problems = re_export()
+    assert problems
+    overlay = page.locator("[data-serve-errors]")
+    expect(overlay).to_contain_text("fixture-nice-sata.yaml", timeout=20000)
+    assert "Greatcase" in page.locator("h1").inner_text()  # the last good data stays
+    context.close()
+
+
+def test_what_to_buy_fits_a_phone_with_the_verdicts_in_view(browser, site):
+    context = browser.new_context(base_url=site.url, viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto("/buy/pi4/")
+    widths = page.evaluate("""() => { const t = document.querySelector('table.buy-table');
+                                        return [t.getBoundingClientRect().width, t.parentElement.clientWidth]; }""")
+    assert widths[0] <= widths[1] + 1, widths
+    assert page.locator("table.buy-table tbody tr").first.locator(".badge").first.is_visible()
+    context.close()

@@ -26,7 +26,7 @@ function newDevice(id) {
   const [vid, pid] = id.split(':');
   return { id, vid, pid, names: [], drivers: [], speed: null, bcd_device: null, bcd_usb: null, manufacturer: null, product: null,
     serial: null, max_power_ma: null, max_streams: null, offers_uas: null, uas_refused: null, kernel_quirks: null, storage: false,
-    sources: [] };
+    sources: [], ports: [] };
 }
 
 function note(device, source) {
@@ -91,6 +91,7 @@ export function analysePaste(text) {
     const device = get(d.vid, d.pid);
     if (d.driver || d.uas_refused) device.storage = true;
     if (d.driver === 'uas') dmesgUasCredited = true;
+    if (!device.ports.includes(d.port)) device.ports.push(d.port);
     merge(device, d, 'dmesg');
   }
   if (!dmesgUasCredited && dmesg.lines.some((l) => /scsi host\d+: uas\b/.test(l))) {
@@ -132,6 +133,30 @@ export function analysePaste(text) {
     quirks: pastedQuirks(text),
     trouble: dmesg.events,
   };
+}
+
+// The dmesg lines that mean storage trouble (resets, uas_eh_* aborts, I/O errors, timeouts, power), each given to
+// the device it is about: the one whose `usb 2-1:` port it names, else the only storage device in the paste.
+// Lines no device can be pinned on are returned as `unassigned`. Unplugging (`USB disconnect`) is not trouble.
+export const TROUBLE_KINDS = { reset: 'resets', 'io-error': 'I/O errors', timeout: 'aborted or timed-out commands', power: 'power warnings' };
+
+export function troubleFor(found) {
+  const byId = new Map();
+  const unassigned = [];
+  const storage = found.devices.filter((d) => d.storage);
+  for (const event of found.trouble) {
+    if (!TROUBLE_KINDS[event.kind]) continue;
+    const port = /\busb (\d+-[\d.]+):/.exec(event.line);
+    let owner = port ? found.devices.find((d) => d.ports.includes(port[1])) : null;
+    if (!owner && storage.length === 1 && event.kind !== 'power') owner = storage[0];
+    if (owner) {
+      if (!byId.has(owner.id)) byId.set(owner.id, []);
+      byId.get(owner.id).push(event);
+    } else {
+      unassigned.push(event);
+    }
+  }
+  return { byId, unassigned };
 }
 
 // Schema host -> site platform (pi4, pi5, pi3, linux, macos) using the export's platform table.

@@ -1,7 +1,7 @@
 // /check/: paste command output, see every USB ID and driver in it with the adapters, verdicts, kernel
 // quirks and a quirk line. Data: /api/v1/adapters.json, /api/v1/kernel.json and /api/v1/distributions.json,
-// fetched on the first check.
-import { analysePaste, platformForHost, uasDetectDecision } from './check-core.js';
+// fetched on the first check (and /api/v1/usbids.json when an ID no record has comes up).
+import { analysePaste, platformForHost, troubleFor, uasDetectDecision, TROUBLE_KINDS } from './check-core.js';
 import { builtinFor, buildLine, flagText, mergeEntries, preserveBuiltin, valueLength, QUIRKS_VALUE_MAX } from './quirks-core.js';
 import { adaptersById, badge, code, el, fillQuirkLine, loadApi, platformLabel, platforms, words } from './ui.js';
 import { wireCopyButton } from './copy.js';
@@ -43,8 +43,12 @@ function init(form) {
       results.replaceChildren();
       return;
     }
+    const byId = adaptersById(adapters);
+    // usb.ids names IDs no record has; fetched only when the paste has one, and optional.
+    let usbids = null;
+    if (found.devices.some((d) => !byId.has(d.id))) usbids = await loadApi(form.dataset.usbids).catch(() => null);
     if (mine !== generation) return;
-    const view = render(text, found, detected, { adapters: adaptersById(adapters), kernel, distributions: distributions.by_usb_id, platform: select.value, base });
+    const view = render(text, found, detected, { adapters: byId, kernel, distributions: distributions.by_usb_id, platform: select.value, base, usbids });
     results.replaceChildren(...view.nodes);
     status.textContent = view.status;
   }
@@ -96,6 +100,8 @@ function describePaste(device) {
   if (device.offers_uas === false) parts.push('offers no UAS (Bulk-Only only)');
   if (device.uas_refused) parts.push(`dmesg: UAS ${device.uas_refused}`);
   const out = [];
+  if (!device.sources.length) return ['only the ID: no command output around it, so no driver or speed. Paste ',
+    code('lsusb -t'), ' and ', code('dmesg'), ' too for a diagnosis.'];
   parts.forEach((p, i) => out.push(i ? ' · ' : '', p));
   out.push(el('span', { class: 'small' }, ` (from ${device.sources.join(', ')})`));
   return out.flat(3);
@@ -184,6 +190,26 @@ function adapterItem(adapter, platform, base) {
 const names = (list, base) => list.map((a, i) => [i ? (i === list.length - 1 ? ' and ' : ', ') : '',
   el('a', { href: `${base.adapter}${a.id}/` }, a.name)]);
 
+// Why a device is on usb-storage, from what the paste shows, the platform and what Linux does by itself.
+function whyUsbStorage(device, ctx, kernelInfo, userQuirk) {
+  const { platform, kernel } = ctx;
+  if (platform === 'pi3') return ['A Raspberry Pi 3 or older has no USB 3 host and cannot use UAS: usb-storage is expected there.'];
+  if (device.offers_uas === false) {
+    return ['Your ', code('lsusb -v'), ' shows no UAS interface (only Bulk-Only), so this unit can only use usb-storage.'];
+  }
+  if (userQuirk && userQuirk.letters.includes('u')) {
+    return ['Your own ', code(`usb-storage.quirks=…${device.id}:${userQuirk.letters}`), ' turns UAS off for it (the ',
+      code('u'), ' letter).'];
+  }
+  if (device.uas_refused === 'ignored') return ['dmesg says UAS is ignored for it: a ', code('usb-storage.quirks'), ' entry turns UAS off.'];
+  if (kernelInfo.ignoresUas === 'device-test') return [`Linux ${kernel.version} turns UAS off for this unit by itself after looking at it (see below).`];
+  if (kernelInfo.ignoresUas) return [`Linux ${kernel.version} turns UAS off for this ID by itself (IGNORE_UAS in its own table).`];
+  if (device.uas_refused === 'blacklisted') return ['The kernel that printed this turned UAS off for the ID by itself (“UAS is blacklisted”).'];
+  if (device.speed === '480M') return ['It runs at 480M (USB 2): UAS needs a USB 3 link on most hosts.'];
+  return ['The paste does not say why. Usual causes: the device offers no UAS interface (paste ', code(`lsusb -v -d ${device.id}`),
+    ' to see), or a ', code('usb-storage.quirks'), ' entry on the kernel command line (', code('cat /proc/cmdline'), ').'];
+}
+
 // The two mismatches people ask about, and what explains them.
 function flagsFor(device, matches, ctx, kernelInfo, found) {
   const { platform, base, kernel } = ctx;
@@ -238,7 +264,10 @@ function flagsFor(device, matches, ctx, kernelInfo, found) {
     flags.push(el('li', { class: 'flag', 'data-flag': 'quirk-ignores-uas' },
       'dmesg says “UAS is ignored for this device”: a ', code('usb-storage.quirks'), ' entry on the kernel command line turns UAS off for it.'));
   }
-  if (device.storage && platform === 'pi3') {
+  if (device.driver === 'usb-storage' && !explained) {
+    flags.push(el('li', { class: 'flag', 'data-flag': 'why-usb-storage' },
+      el('strong', {}, 'Why usb-storage, not uas: '), whyUsbStorage(device, ctx, kernelInfo, userQuirk)));
+  } else if (device.storage && platform === 'pi3') {
     flags.push(el('li', { class: 'flag' }, 'A Raspberry Pi 3 or older cannot use UAS at all: usb-storage is expected there.'));
   }
   if (device.storage && device.speed === '480M' && platform !== 'pi3') {
@@ -280,9 +309,11 @@ function render(text, found, detected, ctx) {
     return url.href;
   };
   const lineEntries = [];
+  const trouble = troubleFor(found);
   for (const device of relevant) {
     const matches = adapters.get(device.id) || [];
     const kernelInfo = kernelSentences(kernel, device);
+    const ownTrouble = trouble.byId.get(device.id) || [];
     const section = el('section', { class: 'found', 'data-usb-id': device.id, 'data-driver': device.driver || '', 'aria-labelledby': `found-${device.id.replace(':', '-')}` });
     const title = device.names[0] || [...new Set([device.manufacturer, device.product].filter(Boolean))].join(' ');
     section.append(el('h3', { id: `found-${device.id.replace(':', '-')}` }, el('span', { class: 'usb-id' }, device.id), title ? ` ${title}` : ''));
@@ -292,7 +323,8 @@ function render(text, found, detected, ctx) {
     facts.append(el('dt', {}, 'In uasdb'), el('dd', {}, matches.length
       ? [`${matches.length} product${matches.length === 1 ? '' : 's'} report this ID`, matches.length > 1 ? ' (check which one is yours)' : '', ':',
         el('ul', { class: 'matches' }, matches.map((a) => adapterItem(a, platform, base)))]
-      : ['No adapter record has this ID yet. ', el('a', { href: reportUrl(base.report, device.id), 'data-report-link': '' }, 'Add your report'), ' so the next person knows.']));
+      : ['No adapter record has this ID yet. ', usbIdsName(ctx.usbids, device), relatedByVendor(adapters, device, base),
+        el('a', { href: reportUrl(base.report, device.id), 'data-report-link': '' }, 'Add your report'), ' so the next person knows.']));
     facts.append(el('dt', {}, `Linux ${kernel.version}`), el('dd', {}, kernelInfo.sentences.length === 1
       ? kernelInfo.sentences[0] : el('ul', {}, kernelInfo.sentences.map((s) => el('li', {}, s)))));
     const shipped = (ctx.distributions || {})[device.id] || [];
@@ -312,6 +344,7 @@ function render(text, found, detected, ctx) {
         dropped.length ? [' (reports give ', code(`${device.id}:${letters}`), '; the added letters keep ',
           dropped.join(', '), ', which Linux sets by itself and an entry would otherwise clear)'] : ''));
     }
+    if (ownTrouble.length) flags.unshift(troubleItem(ownTrouble, device));
     if (flags.length) section.append(el('ul', { class: 'flags' }, flags));
     section.append(facts);
     nodes.push(section);
@@ -331,6 +364,11 @@ function render(text, found, detected, ctx) {
     nodes.push(el('section', { 'aria-labelledby': 'check-line-heading' }, el('h2', { id: 'check-line-heading' }, 'Quirk line'), box));
   }
 
+  if (trouble.unassigned.length) {
+    nodes.push(el('section', { class: 'trouble', 'aria-labelledby': 'check-trouble' }, el('h2', { id: 'check-trouble' }, 'Trouble in your dmesg'),
+      el('p', {}, 'These lines name no device the paste ties to a USB ID. Paste the whole ', code('dmesg'), ' from plugging the adapter in, so each line can be matched.'),
+      troubleList(trouble.unassigned)));
+  }
   if (found.orphans.length) {
     nodes.push(el('section', { class: 'orphans', 'aria-labelledby': 'check-orphans' }, el('h2', { id: 'check-orphans' }, 'Drivers without a USB ID'),
       el('ul', {}, found.orphans.map((o) => el('li', { 'data-driver': o.driver || '' },
@@ -362,4 +400,41 @@ function copyButton(target, label) {
   const button = el('button', { type: 'button', class: 'copy', 'aria-describedby': label }, 'Copy');
   wireCopyButton(button, { get textContent() { return document.getElementById(target).textContent; } });
   return button;
+}
+
+// dmesg trouble for one device: what kinds, and the lines themselves (the first few).
+function troubleItem(events, device) {
+  const counts = new Map();
+  for (const e of events) counts.set(e.kind, (counts.get(e.kind) || 0) + 1);
+  const kinds = [...counts].map(([kind, n]) => `${n} ${n === 1 ? TROUBLE_KINDS[kind].replace(/s$/, '') : TROUBLE_KINDS[kind]}`).join(', ');
+  const onUas = device.driver === 'uas';
+  return el('li', { class: 'flag flag-trouble', 'data-flag': 'dmesg-trouble' },
+    el('strong', {}, `Your dmesg shows trouble for this device: ${kinds}.`), ' ',
+    onUas ? ['On uas, resets and aborts (', code('uas_eh_abort_handler'), ', ', code('uas_eh_device_reset_handler'),
+      ') are the usual sign that the adapter needs the quirk that turns UAS off; check power and the cable first.']
+      : 'Check power (an Under-voltage line means the supply is too weak), the cable and the port before blaming the adapter.',
+    troubleList(events));
+}
+
+function troubleList(events) {
+  const shown = events.slice(0, 6);
+  return el('pre', { class: 'trouble-lines' }, shown.map((e) => e.line.trim()).join('\n')
+    + (events.length > shown.length ? `\n… ${events.length - shown.length} more` : ''));
+}
+
+// What usb.ids calls an ID no record has (its vendor, and the product when listed).
+function usbIdsName(usbids, device) {
+  if (!usbids) return null;
+  const vendor = usbids.vendors[device.vid];
+  const product = usbids.products[device.id];
+  if (!vendor) return ['usb.ids does not name vendor ', code(device.vid), '. '];
+  return ['usb.ids names the vendor ', el('strong', { 'data-usbids-vendor': '' }, vendor), product ? [' and the product ', product] : '', '. '];
+}
+
+// Records from the same vendor ID, so a near miss (another product of the same maker) is one click away.
+function relatedByVendor(adapters, device, base) {
+  const same = [...adapters].filter(([id]) => id.startsWith(`${device.vid}:`)).flatMap(([, list]) => list);
+  const unique = [...new Map(same.map((a) => [a.id, a])).values()].slice(0, 5);
+  if (!unique.length) return null;
+  return ['Records with the same vendor ID: ', unique.map((a, i) => [i ? ', ' : '', el('a', { href: `${base.adapter}${a.id}/` }, a.name)]), '. '];
 }

@@ -19,9 +19,39 @@ function safeExcerpt(html) {
 
 // USB IDs are typed in many ways (152d:0578, 0x152d 0x0578, VID_152D&PID_0578); pages index each
 // spelling, and a query that looks like one is also searched in the canonical vid:pid form.
-function normaliseQuery(q) {
+export function usbIdOf(q) {
   const m = q.trim().toLowerCase().match(/^(?:vid_|0x)?([0-9a-f]{4})(?:[\s:&_\-.]*(?:pid_|0x)?|)([0-9a-f]{4})$/);
-  return m ? `${m[1]}:${m[2]}` : q;
+  return m ? `${m[1]}:${m[2]}` : null;
+}
+function normaliseQuery(q) {
+  return usbIdOf(q) || q;
+}
+
+// The search's state in the address bar (?q=…&chipset=…), so a search can be linked and survives reload.
+export function stateToSearch(query, filters) {
+  const params = new URLSearchParams();
+  if (query) params.set('q', query);
+  for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  for (const child of children.flat()) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+// A page's verdict badges, as adapter pages give them to Pagefind: "tone|words" pairs split by ";".
+function badges(meta) {
+  if (!meta) return null;
+  const box = el('span', { class: 'result-badges' });
+  for (const pair of meta.split(';')) {
+    const [tone, words] = pair.split('|');
+    if (words) box.append(el('span', { class: `badge tone-${tone}` }, words), ' ');
+  }
+  return box.childNodes.length ? box : null;
 }
 
 export function initSearch(form) {
@@ -37,6 +67,10 @@ export function initSearch(form) {
     select.addEventListener('change', run);
   }
   filterBox.hidden = false;
+  // Only the page's main search owns the address bar (the 404 page's box prefills from the path instead).
+  const ownsUrl = form.hasAttribute('data-address-state');
+  const idNote = el('p', { class: 'search-id-note', hidden: '' });
+  results.before(idNote);
 
   async function load() {
     if (pagefind) return pagefind;
@@ -67,15 +101,30 @@ export function initSearch(form) {
     if (!module || mine !== generation) return;
     const raw = input.value.trim();
     const filters = activeFilters();
+    if (ownsUrl) history.replaceState(history.state, '', `${location.pathname}${stateToSearch(raw, filters)}${location.hash}`);
     if (!raw && Object.keys(filters).length === 0) {
       results.replaceChildren();
+      idNote.hidden = true;
       status.textContent = '';
       return;
     }
+    const usbId = raw ? usbIdOf(raw) : null;
     const search = await module.debouncedSearch(raw ? normaliseQuery(raw) : null, { filters }, 60);
     if (search === null || mine !== generation) return;
-    // Show the best few as soon as their fragments arrive, then the rest: each result is a separate fetch.
     const pending = search.results.slice(0, 20).map((r) => r.data());
+    if (usbId) {
+      // An ID's own page goes first when it has one; otherwise say plainly that no product reports the ID.
+      const exact = `${form.dataset.usbBase}${usbId.replace(':', '/')}/`;
+      const items = await Promise.all(pending);
+      if (mine !== generation) return;
+      const ranked = [...items].sort((a, b) => (b.url === exact) - (a.url === exact));
+      if (ranked.length && ranked[0].url === exact) idNote.hidden = true;
+      else noExactMatch(usbId, mine);
+      render(ranked, search.results.length);
+      return;
+    }
+    idNote.hidden = true;
+    // Show the best few as soon as their fragments arrive, then the rest: each result is a separate fetch.
     const first = await Promise.all(pending.slice(0, 5));
     if (mine !== generation) return;
     render(first, search.results.length);
@@ -83,6 +132,31 @@ export function initSearch(form) {
     const top = await Promise.all(pending);
     if (mine !== generation) return;
     render(top, search.results.length);
+  }
+
+  let vendors = null;
+  async function vendorName(vid) {
+    if (!vendors) {
+      vendors = fetch(form.dataset.vendors).then((r) => (r.ok ? r.json() : null)).then((j) => (j && j.result && j.result.vendors) || {})
+        .catch(() => ({}));
+    }
+    return (await vendors)[vid] || null;
+  }
+
+  async function noExactMatch(usbId, mine) {
+    const vendor = await vendorName(usbId.split(':')[0]);
+    if (mine !== generation) return;
+    const report = new URL(form.dataset.reportUrl);
+    report.searchParams.set('title', `${report.searchParams.get('title') || ''}${usbId}`);
+    report.searchParams.set('usb_id', usbId);
+    idNote.replaceChildren(
+      el('strong', {}, 'No product in uasdb reports ', el('code', {}, usbId), '.'), ' ',
+      vendor ? ['usb.ids names vendor ', el('code', {}, usbId.split(':')[0]), ` ${vendor}. `]
+        : ['usb.ids does not name vendor ', el('code', {}, usbId.split(':')[0]), '. '],
+      'Results below match other IDs or words. ',
+      el('a', { href: `${form.dataset.checkPage}?ids=${usbId}` }, 'Check this ID'),
+      ' (what Linux does with it by itself) or ', el('a', { href: report.href, 'data-report-link': '' }, 'add your report'), '.');
+    idNote.hidden = false;
   }
 
   function render(items, total) {
@@ -100,6 +174,8 @@ export function initSearch(form) {
         type.textContent = ` · ${item.meta.type}`;
         li.append(type);
       }
+      const shown = badges(item.meta && item.meta.badges);
+      if (shown) li.append(' ', shown);
       if (item.meta && item.meta.verdict) {
         const verdict = document.createElement('p');
         verdict.className = 'result-verdict';
@@ -123,6 +199,36 @@ export function initSearch(form) {
   // does not wait for Pagefind's script and WASM to download.
   if ('requestIdleCallback' in window) requestIdleCallback(() => load(), { timeout: 3000 });
   else setTimeout(load, 1000);
-  const q = new URLSearchParams(location.search).get('q');
-  if (q) { input.value = q; run(); }
+  // Windows and some tools print IDs in capitals: /usb/152D/0578/ is the page at /usb/152d/0578/.
+  if (form.hasAttribute('data-from-address')) {
+    const canonical = canonicalIdPath(location.pathname, form.dataset.usbBase);
+    if (canonical) { location.replace(canonical + location.search + location.hash); return; }
+  }
+  // A linked search (?q=…&chipset=…) runs on load; the 404 page offers the words of the missing path.
+  const params = new URLSearchParams(location.search);
+  let started = false;
+  for (const [key, select] of Object.entries(selects)) {
+    const value = params.get(key);
+    if (value && [...select.options].some((o) => o.value === value)) { select.value = value; started = true; filterBox.open = true; }
+  }
+  const q = params.get('q') || (form.hasAttribute('data-from-address') ? queryFromPath(location.pathname) : '');
+  if (q) { input.value = q; started = true; }
+  if (started) run();
+}
+
+// "/usb/152D/0578/" -> "152d:0578"; "/adapters/some-thing/" -> "some thing": what the visitor was after.
+export function queryFromPath(path) {
+  const parts = decodeURIComponent(path).split('/').filter(Boolean);
+  const id = usbIdOf(parts.slice(-2).join(':')) || usbIdOf(parts[parts.length - 1] || '');
+  if (id) return id;
+  const words = (parts[parts.length - 1] || '').replace(/\.html?$/, '').replace(/[-_]+/g, ' ').trim();
+  return words;
+}
+
+// The lower-case address of a USB ID page asked for in other capitals, or null when `path` is no such page.
+export function canonicalIdPath(path, usbBase) {
+  const m = decodeURIComponent(path).match(/^(.*\/usb\/)([0-9a-fA-F]{4})\/([0-9a-fA-F]{4})\/?$/);
+  if (!m || !m[1].endsWith(usbBase)) return null;
+  const lower = `${m[1]}${m[2].toLowerCase()}/${m[3].toLowerCase()}/`;
+  return lower === path ? null : lower;
 }

@@ -10,7 +10,14 @@ function cellValue(row, index) {
 function makeSortable(table) {
   const headers = table.tHead ? [...table.tHead.rows[0].cells] : [];
   const body = table.tBodies[0];
-  if (!body || body.rows.length < 2) return;
+  if (!body || body.rows.length < 2) return null;
+  const sortBy = (index, descending) => {
+    headers.forEach((h) => h.removeAttribute('aria-sort'));
+    headers[index].setAttribute('aria-sort', descending ? 'descending' : 'ascending');
+    const rows = [...body.rows];
+    rows.sort((a, b) => collator.compare(cellValue(a, index), cellValue(b, index)) * (descending ? -1 : 1));
+    body.append(...rows);
+  };
   headers.forEach((th, index) => {
     const button = document.createElement('button');
     button.type = 'button';
@@ -18,15 +25,31 @@ function makeSortable(table) {
     button.textContent = th.textContent;
     th.textContent = '';
     th.appendChild(button);
-    button.addEventListener('click', () => {
-      const descending = th.getAttribute('aria-sort') === 'ascending';
-      headers.forEach((h) => h.removeAttribute('aria-sort'));
-      th.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
-      const rows = [...body.rows];
-      rows.sort((a, b) => collator.compare(cellValue(a, index), cellValue(b, index)) * (descending ? -1 : 1));
-      body.append(...rows);
-    });
+    button.addEventListener('click', () => sortBy(index, th.getAttribute('aria-sort') === 'ascending'));
   });
+  return { headers, sortBy };
+}
+
+// On a phone the table shows only the name and two verdicts: a select sorts by any column, hidden ones too.
+function addSortSelect(tools, sortable) {
+  const label = document.createElement('label');
+  label.className = 'sort-control';
+  label.textContent = 'Sort by';
+  const select = document.createElement('select');
+  select.name = 'sort';
+  const none = document.createElement('option');
+  none.value = '';
+  none.textContent = 'as listed';
+  select.append(none);
+  sortable.headers.forEach((th, index) => {
+    const option = document.createElement('option');
+    option.value = String(index);
+    option.textContent = th.textContent.trim();
+    select.append(option);
+  });
+  select.addEventListener('change', () => { if (select.value) sortable.sortBy(Number(select.value), false); });
+  label.append(select);
+  tools.append(label);
 }
 
 function addFilter(tools, table) {
@@ -61,11 +84,19 @@ function addFilter(tools, table) {
 }
 
 export function initTables(root) {
-  for (const table of root.querySelectorAll('table.sortable')) makeSortable(table);
-  for (const tools of root.querySelectorAll('[data-table-tools][data-filter]')) {
+  const sortables = new Map();
+  for (const table of root.querySelectorAll('table.sortable')) sortables.set(table, makeSortable(table));
+  for (const tools of root.querySelectorAll('[data-table-tools]')) {
     const table = tools.nextElementSibling && tools.nextElementSibling.querySelector('table');
     if (!table) continue;
-    tools.hidden = false;
-    addFilter(tools, table);
+    if (tools.hasAttribute('data-filter')) {
+      tools.hidden = false;
+      addFilter(tools, table);
+    }
+    if (sortables.get(table)) {
+      tools.hidden = false;
+      tools.classList.toggle('sort-only', !tools.hasAttribute('data-filter'));
+      addSortSelect(tools, sortables.get(table));
+    }
   }
 }

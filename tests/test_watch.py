@@ -1,0 +1,57 @@
+"""`make serve`'s watcher: an edit to data/ is exported again; an edit with errors keeps the last good data,
+is printed, and is put in the export for the page overlay."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from uasdb.database import REPO_ROOT
+from uasdb.watch import refresh, snapshot
+
+FIXTURES = REPO_ROOT / "tests" / "fixtures" / "site-data"
+
+
+@pytest.fixture
+def tree(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURES, data)
+    out = tmp_path / "generated"
+    (out / "static" / "pagefind").mkdir(parents=True)
+    (out / "static" / "pagefind" / "pagefind.js").write_text("// index", encoding="utf-8")
+    return data, out
+
+
+def names(out):
+    return {a["id"]: a["name"] for a in json.loads((out / "site.json").read_text(encoding="utf-8"))["adapters"]}
+
+
+def test_an_edit_is_exported_and_the_search_index_kept(tree):
+    data, out = tree
+    assert refresh(out, [data]) == []
+    record = data / "adapters" / "fixture-nice-sata.yaml"
+    before = snapshot([data])
+    record.write_text(record.read_text(encoding="utf-8").replace("Goodcase", "Greatcase", 1), encoding="utf-8")
+    assert snapshot([data]) != before  # the poll sees the edit
+    assert refresh(out, [data]) == []
+    assert "Greatcase" in names(out)["fixture-nice-sata"]
+    assert (out / "static" / "pagefind" / "pagefind.js").is_file()
+    assert (out / "static" / "api" / "v1" / "adapters" / "fixture-nice-sata.json").is_file()
+    assert "serve_errors" not in json.loads((out / "site.json").read_text(encoding="utf-8"))
+
+
+def test_an_edit_with_errors_keeps_the_last_good_data_and_reports_them(tree):
+    data, out = tree
+    assert refresh(out, [data]) == []
+    good = names(out)
+    record = data / "adapters" / "fixture-nice-sata.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("kind:", "kind_typo:", 1), encoding="utf-8")
+    problems = refresh(out, [data])
+    assert any("fixture-nice-sata.yaml" in p and "[" in p for p in problems), problems
+    payload = json.loads((out / "site.json").read_text(encoding="utf-8"))
+    assert payload["serve_errors"] == problems
+    assert names(out) == good
+    record.write_text(record.read_text(encoding="utf-8").replace("kind_typo:", "kind:", 1), encoding="utf-8")
+    assert refresh(out, [data]) == []  # fixed: the overlay goes away
+    assert "serve_errors" not in json.loads((out / "site.json").read_text(encoding="utf-8"))
