@@ -18,7 +18,13 @@ STABLE_TREE = "https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git/
 
 
 def kernel_section(page):
+    """What the page says about the kernel: on adapter pages the "What to do" section (the quirk line and its
+    notes) and "What Linux does by itself" both carry the class."""
     return page.locator("section.kernel")
+
+
+def kernel_text(page) -> str:
+    return " ".join(" ".join(kernel_section(page).all_inner_texts()).split())
 
 
 def page_text(path) -> str:
@@ -32,7 +38,7 @@ def test_adapter_whose_id_has_a_builtin_quirk_says_linux_already_applies_it(watc
     page = watched_page
     page.goto("/adapters/fixture-naughty-jms/")
     section = kernel_section(page)
-    text = " ".join(section.inner_text().split())
+    text = kernel_text(page)
     assert f"Linux {kernel['version']} already applies: BROKEN_FUA (does not use forced-unit-access writes)." in text
     for entry in site.adapter("fixture-naughty-jms")["kernel"]["builtin"]:
         link = section.get_by_role("link", name=f"{entry['file'].rsplit('/', 1)[1]}:{entry['line']}")
@@ -47,7 +53,7 @@ def test_adapter_whose_id_has_a_builtin_quirk_says_linux_already_applies_it(watc
 def test_adapter_without_a_builtin_quirk_says_so_and_gives_the_line(watched_page, site):
     page = watched_page
     page.goto("/adapters/fixture-hostile/")
-    text = " ".join(kernel_section(page).inner_text().split())
+    text = kernel_text(page)
     assert f"No built-in quirk for this ID in Linux {site.export['kernel']['version']}: add this line." in text
     assert "already applies" not in text
     assert page.locator("#quirk-line").inner_text().replace("\n", "") == "usb-storage.quirks=abcd:1234:u"
@@ -56,7 +62,7 @@ def test_adapter_without_a_builtin_quirk_says_so_and_gives_the_line(watched_page
 def test_adapter_with_no_quirk_and_a_string_check_says_when_linux_steps_in(watched_page):
     page = watched_page
     page.goto("/adapters/fixture-nvme/")
-    text = " ".join(kernel_section(page).inner_text().split())
+    text = kernel_text(page)
     assert "No built-in quirk for this ID in Linux 6.12." in text
     assert "only to devices whose manufacturer string is HIKSEMI and product string is MD202" in text
     assert page.locator("#quirk-line").count() == 0
@@ -89,7 +95,7 @@ def test_kernel_only_id_has_a_page_with_names_smart_and_the_builtin_quirk(watche
     facts = " ".join(page.locator("dl.facts").inner_text().split())
     assert f"{usb['usbids']['vendor']} · {usb['usbids']['product']}" in facts
     assert f"smartctl -d {usb['smartctl'][0]['device_type']}" in facts
-    text = " ".join(kernel_section(page).inner_text().split())
+    text = kernel_text(page)
     assert "Linux 6.12 already applies: IGNORE_UAS (falls back to usb-storage)." in text
     assert page.get_by_role("link", name="add your report").count() == 1
     assert page.problems == []

@@ -97,14 +97,14 @@ def test_an_id_search_puts_the_id_page_first(watched_page):
 
 def test_an_id_no_product_reports_says_so_and_names_the_vendor(watched_page):
     page = watched_page
-    page.goto("/?q=0bc2:2322")  # Seagate's vendor ID; no fixture record has this product
+    page.goto("/?q=0bc2:5e5e")  # Seagate's vendor ID with a product ID nothing in the export knows
     note = page.locator(".search-id-note")
     note.wait_for()
     text = note.inner_text()
-    assert "No product in uasdb reports 0bc2:2322" in text
+    assert "No product in uasdb reports 0bc2:5e5e" in text
     assert "Seagate" in text
-    assert note.get_by_role("link", name="Check this ID").get_attribute("href") == "/check/?ids=0bc2:2322"
-    assert form_link(note.get_by_role("link", name="add your report").get_attribute("href"))["usb_id"] == "0bc2:2322"
+    assert note.get_by_role("link", name="Check this ID").get_attribute("href") == "/check/?ids=0bc2:5e5e"
+    assert form_link(note.get_by_role("link", name="add your report").get_attribute("href"))["usb_id"] == "0bc2:5e5e"
 
 
 def test_results_carry_verdict_badges_and_spaced_snippets(watched_page, site):
@@ -132,12 +132,12 @@ def test_upper_case_id_address_reaches_the_id_page(watched_page, path):
 
 def test_404_offers_the_search_prefilled_from_the_address(watched_page):
     page = watched_page
-    page.goto("/usb/0BC2/2322/")  # an ID with no page: the lower-case address is a 404 too, with the search
-    expect(page).to_have_url(re.compile(r"/usb/0bc2/2322/$"))
+    page.goto("/usb/0BC2/5E5E/")  # an ID with no page: the lower-case address is a 404 too, with the search
+    expect(page).to_have_url(re.compile(r"/usb/0bc2/5e5e/$"))
     assert page.locator("h1").inner_text() == "Page not found"
-    assert page.get_by_role("searchbox").input_value() == "0bc2:2322"
+    assert page.get_by_role("searchbox").input_value() == "0bc2:5e5e"
     page.locator(".search-id-note").wait_for()
-    assert "No product in uasdb reports 0bc2:2322" in page.locator(".search-id-note").inner_text()
+    assert "No product in uasdb reports 0bc2:5e5e" in page.locator(".search-id-note").inner_text()
     page.goto("/adapters/quirkcable-thing/")
     assert page.get_by_role("searchbox").input_value() == "quirkcable thing"
     page.locator(".search-status").filter(has_text=re.compile(r"result|No matches")).wait_for()
