@@ -108,7 +108,7 @@ check: venv
 test: venv tools debian-packages
 	$(UASDB) validate
 	$(UASDB) fmt --check
-	PATH="$(abspath $(TOOLS)):$$PATH" $(PY) -m pytest -m "not realdata"
+	PATH="$(abspath $(TOOLS)):$$PATH" $(PY) -m pytest
 
 # Regenerate the committed reference files (docs/kernel.md) from the Debian packages
 # linux-source-6.12, smartmontools and usb.ids; usb.ids goes last because it reads the other two.
