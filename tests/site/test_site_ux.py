@@ -380,3 +380,25 @@ def test_what_to_buy_fits_a_phone_with_the_verdicts_in_view(browser, site):
     assert widths[0] <= widths[1] + 1, widths
     assert page.locator("table.buy-table tbody tr").first.locator(".badge").first.is_visible()
     context.close()
+
+
+def test_home_latest_reports_link_to_the_report_row(watched_page, site):
+    page = watched_page
+    page.goto("/")
+    first = site.export["latest_reports"][0]
+    href = page.locator("ul.latest li a").first.get_attribute("href")
+    assert href == f"/adapters/{first['adapter']}/#report-{first['report']}"
+
+
+def test_adapter_table_names_the_vendor_when_the_product_name_does_not(watched_page, site):
+    # The table has no vendor column (it must fit 1,280 px), so a name like "USB 3.0 to SATA adapter" needs its vendor.
+    page = watched_page
+    page.goto("/adapters/")
+    rows = [a for a in site.export["adapters"] if a.get("vendor") and a["vendor_label"].lower() not in a["name"].lower()]
+    assert rows, "the fixture data needs a product whose name omits its vendor"
+    a = rows[0]
+    cell = page.locator(f'table th[scope=row]:has(a[href="/adapters/{a["id"]}/"])').first
+    assert a["vendor_label"] in cell.inner_text()
+    named = next(a for a in site.export["adapters"] if a.get("vendor") and a["vendor_label"].lower() in a["name"].lower())
+    cell = page.locator(f'table th[scope=row]:has(a[href="/adapters/{named["id"]}/"])').first
+    assert cell.locator(".row-vendor").count() == 0
