@@ -56,6 +56,11 @@ def lighthouse(url: str) -> Optional[Dict[str, int]]:
         return {name: round(c["score"] * 100) for name, c in categories.items() if c["score"] is not None}
 
 
+def measured_pages(adapter: str) -> Dict[str, str]:
+    """The pages each user of the site lands on: home, an adapter, the naughty list, what to buy, the check page."""
+    return {"home": "/", "adapter": f"/adapters/{adapter}/", "naughty": "/naughty/", "buy": "/buy/pi5/", "check": "/check/"}
+
+
 def measure_real_site(public: Optional[Path] = None, with_lighthouse: bool = True) -> Dict[str, object]:
     """Weights (gzip KB of HTML+CSS) and Lighthouse scores of the home, an adapter and the naughty page,
     keyed for the benchmark report."""
@@ -63,7 +68,7 @@ def measure_real_site(public: Optional[Path] = None, with_lighthouse: bool = Tru
     public = public or REPO_ROOT / "public"
     adapters = json.loads((public / "api/v1/adapters.json").read_text())["result"]
     adapter = max(adapters, key=lambda a: (len(a["reports"]), a["id"]))["id"]
-    pages = {"home": "/", "adapter": f"/adapters/{adapter}/", "naughty": "/naughty/"}
+    pages = measured_pages(adapter)
     figures: Dict[str, object] = {"measured_adapter_page": pages["adapter"]}
     server = LoopbackServer(public).start()
     try:
@@ -93,7 +98,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("the site has no adapters to measure", file=sys.stderr)
         return 1
     adapter = args.adapter or max(adapters, key=lambda a: (len(a["reports"]), a["id"]))["id"]
-    pages = {"home": "/", "adapter": f"/adapters/{adapter}/", "naughty": "/naughty/"}
+    pages = measured_pages(adapter)
     server = LoopbackServer(public).start()
     failed = False
     try:
