@@ -27,7 +27,7 @@ from typing import Any, Collection, Dict, List, Optional, Sequence
 from .distribution_export import add_distributions
 from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check, relative_to
 from .kernel_export import add_reference
-from .vocabulary import HOST_TITLES
+from .vocabulary import HOST_TITLES, HOST_USB_LINK
 from .reference import load_usbids
 from .report_link import report_query
 from .linuxhw_export import add_popularity, add_wanted
@@ -94,6 +94,26 @@ _TEST_LABELS = {"seq-read": ("sequential", "read"), "seq-write": ("sequential", 
                 "rand4k-read": ("4K random", "read"), "rand4k-write": ("4K random", "write")}
 _DRIVER_LABELS = {"uas": "UAS", "usb-storage": "usb-storage", None: "driver not stated"}
 MIB = 1.048576  # MiB/s -> MB/s
+# What a USB link can carry, in MB/s, after its line coding: USB 2's 480 Mbit/s signalling rate, 8b/10b on 5 Gbit/s,
+# 128b/132b on 10 and 20 Gbit/s. Protocol overhead keeps real transfers below these; nothing can exceed them.
+LINK_LIMITS = {"480M": (60.0, "USB 2 (480 Mbit/s)"), "5000M": (500.0, "5 Gbit/s"),
+               "10000M": (1212.1, "10 Gbit/s"), "20000M": (2424.2, "20 Gbit/s")}
+USB2_LIMIT = LINK_LIMITS["480M"][0]
+
+
+def link_ceiling(report: Dict[str, Any], value_mbps: float) -> Optional[Dict[str, Any]]:
+    """The link limit a sequential figure is measured against: the link the report states, else the host's own
+    ports when the board fixes them (a Pi 3's are USB 2 only; a figure above USB 2's limit on a Pi 4 or Pi 5 can
+    only have come over its 5 Gbit/s ports). None when the link cannot be known."""
+    link = report.get("link_speed")
+    if link is None:
+        link = HOST_USB_LINK.get(report.get("host"))
+        if link is not None and link != "480M" and value_mbps <= USB2_LIMIT:
+            return None  # a Pi 4 or Pi 5 figure this low may come from a USB 2 port
+    if link not in LINK_LIMITS:
+        return None
+    limit, label = LINK_LIMITS[link]
+    return {"link": link, "limit": limit, "label": label, "stated": "link_speed" in report}
 
 
 def throughput_chart(record: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -117,14 +137,24 @@ def throughput_chart(record: Dict[str, Any]) -> List[Dict[str, Any]]:
                 "value": round(value, 1), "as_reported": f"{figure['value']:g} {figure['unit']}",
                 "tool": figure.get("tool"), "note": figure.get("note"), "report": number,
             })
+            if kind == "sequential" and unit == "MB/s":
+                ceiling = link_ceiling(report, value)
+                if ceiling:
+                    panel["bars"][-1]["ceiling"] = dict(ceiling, share=round(100 * value / ceiling["limit"]))
     result = []
     for key in sorted(panels, key=lambda k: (k[0] != "sequential", k[1] == "IOPS")):
         panel = panels[key]
-        panel["max"] = max(bar["value"] for bar in panel["bars"])
+        # The scale takes in each bar's link limit, so the limit marks fit in the panel.
+        panel["max"] = max(max(bar["value"], bar.get("ceiling", {}).get("limit", 0)) for bar in panel["bars"])
         order = {"uas": 0, "usb-storage": 1, "unknown": 2}
-        panel["bars"].sort(key=lambda b: (b["op"] != "read", order[b["driver"]], b["report"]))
+        hosts = list(HOST_LABELS)
+        # Like next to like: bars grouped by host, then reads before writes, UAS before usb-storage.
+        panel["bars"].sort(key=lambda b: (hosts.index(b["host"]) if b["host"] in hosts else len(hosts),
+                                          b["op"] != "read", order[b["driver"]], b["report"]))
         for bar in panel["bars"]:
             bar["fraction"] = round(bar["value"] / panel["max"], 4) if panel["max"] else 0
+            if "ceiling" in bar:
+                bar["ceiling"]["fraction"] = round(bar["ceiling"]["limit"] / panel["max"], 4)
         result.append(panel)
     return result
 

@@ -3,7 +3,9 @@
 schema/adapter.schema.json lists the `host` values (the enum a record is checked against) and, in the
 `x-uasdb-hosts` annotation beside it, each host's title (and a `detail` the issue form adds), the platform its verdicts count towards, and what it
 cannot do: `uas: false` for USB host controllers without UAS (Pi 3 and older), `usb_boot: false` for Pis that
-cannot boot from USB (only the 3B+ boots from USB out of the box; the 3B after setting its OTP bit). The
+cannot boot from USB (only the 3B+ boots from USB out of the box; the 3B after setting its OTP bit), and
+`usb_link` for boards whose fastest USB port is fixed (5000M on a Pi 4 or Pi 5, 480M on a Pi 3 and older; a
+Compute Module 4 has no USB 3 of its own, so it has none). The
 top-level `x-uasdb-platforms` annotation holds the platforms in the order the site shows them. verdicts,
 export, the rules and the issue form take these from here; probe.py, which ships as one stand-alone file,
 keeps a copy that tests/test_vocabulary.py compares with this one.
@@ -33,6 +35,8 @@ HOSTS, _PLATFORMS = _load()
 HOST_TITLES: Dict[str, str] = {name: spec["title"] for name, spec in HOSTS.items()}
 # Hosts whose USB controller cannot do UAS: a report from one says `uas: host-no-uas`, never `works`.
 NO_UAS_HOSTS: Tuple[str, ...] = tuple(name for name, spec in HOSTS.items() if spec.get("uas") is False)
+# The fastest link a host's own USB ports negotiate, where the board fixes it (`lsusb -t` spelling).
+HOST_USB_LINK: Dict[str, str] = {name: spec["usb_link"] for name, spec in HOSTS.items() if "usb_link" in spec}
 
 
 def _platform(name: str, spec: Dict[str, Any]) -> Dict[str, Any]:

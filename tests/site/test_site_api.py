@@ -94,3 +94,26 @@ def test_throughput_chart_converts_units_and_scales_bars():
     bars = panels[0]["bars"]
     assert [(b["driver"], b["value"], b["fraction"]) for b in bars] == [("uas", 104.9, 1.0), ("usb-storage", 52.4, 0.4995)]
     assert bars[0]["as_reported"] == "100 MiB/s"
+
+
+def test_throughput_bars_are_measured_against_the_link_they_ran_over():
+    from uasdb.export import throughput_chart
+    seq = lambda value, **report: dict(report, throughput=[{"test": "seq-read", "value": value, "unit": "MB/s"}])  # noqa: E731
+    record = {"reports": [
+        seq(420, host="linux-x86_64", link_speed="10000M"),  # stated link
+        seq(300, host="pi4"),                                # above USB 2's limit: only the Pi 4's 5 Gbit/s ports
+        seq(35, host="pi4"),                                 # could be a USB 2 port: no limit claimed
+        seq(33, host="pi3b-plus"),                           # a Pi 3 B+ has USB 2 only
+        seq(380, host="linux-x86_64"),                       # a PC's ports are unknown
+    ]}
+    bars = {b["report"]: b for b in throughput_chart(record)[0]["bars"]}
+    assert bars[1]["ceiling"] == {"link": "10000M", "limit": 1212.1, "label": "10 Gbit/s", "stated": True,
+                                  "share": 35, "fraction": 1.0}
+    assert (bars[2]["ceiling"]["link"], bars[2]["ceiling"]["stated"], bars[2]["ceiling"]["share"]) == ("5000M", False, 60)
+    assert "ceiling" not in bars[3] and "ceiling" not in bars[5]
+    assert (bars[4]["ceiling"]["link"], bars[4]["ceiling"]["share"]) == ("480M", 55)
+    # The scale takes in the largest limit, so 420 MB/s over a 10 Gbit/s link is drawn at about a third.
+    assert bars[1]["fraction"] == round(420 / 1212.1, 4)
+    # Like next to like: bars grouped by host in the schema's host order.
+    order = [b["host"] for b in throughput_chart(record)[0]["bars"]]
+    assert order == ["pi4", "pi4", "pi3b-plus", "linux-x86_64", "linux-x86_64"]

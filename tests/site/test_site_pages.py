@@ -79,11 +79,15 @@ def test_throughput_chart_compares_uas_and_usb_storage(watched_page, site):
     assert sequential.locator("rect.bar-usb-storage").count() == 1
     labels = sequential.locator("text").all_text_contents()
     assert "360 MB/s · read · UAS" in labels
-    assert "Raspberry Pi 4 · drive not stated · report 1 · fio" in labels  # what produced the bar
+    # What produced the bar, and how much of its 5 Gbit/s link (stated in the report) it uses.
+    assert "Raspberry Pi 4 · drive not stated · report 1 · fio · 72% of the 5 Gbit/s link" in labels
     assert any("(310 MiB/s)" in label for label in labels)  # converted figures keep what was reported
     width = lambda css: float(sequential.locator(css).first.get_attribute("width").rstrip("%"))  # noqa: E731
-    assert width("rect.bar-uas") == 100  # the fastest figure spans the panel
-    assert width("rect.bar-usb-storage") == pytest.approx(100 * 290 / 360, abs=0.01)
+    # The panel's scale is the link's 500 MB/s, so bars of different reports compare on one scale.
+    assert width("rect.bar-uas") == pytest.approx(100 * 360 / 500, abs=0.01)
+    assert width("rect.bar-usb-storage") == pytest.approx(100 * 290 / 500, abs=0.01)
+    marks = sequential.locator("line.link-limit")
+    assert marks.count() == 3 and float(marks.first.get_attribute("x1").rstrip("%")) == 100
 
 
 def test_chipset_page_lists_its_adapters_with_verdicts(watched_page):
