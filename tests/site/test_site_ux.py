@@ -187,6 +187,8 @@ def test_check_bare_id_says_what_the_paste_lacks(watched_page):
     text = page.locator('section.found[data-usb-id="174c:55aa"]').inner_text()
     assert "(from )" not in text
     assert "only the ID" in text
+    # A bare ID says nothing about its USB class, so the status does not call it "0 storage".
+    assert page.locator(".check-status").inner_text() == "Found 1 USB ID."
 
 
 @pytest.mark.parametrize("platform, reason", [

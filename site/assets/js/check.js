@@ -389,7 +389,8 @@ function render(text, found, detected, ctx) {
       'If it is, paste ', code('lsusb -t'), ' too: it shows which device is storage.'));
   }
   const storage = relevant.filter((d) => d.storage).length;
-  const status = `Found ${found.devices.length} USB ID${found.devices.length === 1 ? '' : 's'} (${storage} storage)`
+  // The storage count only when the paste shows one (a bare ID says nothing about its class).
+  const status = `Found ${found.devices.length} USB ID${found.devices.length === 1 ? '' : 's'}${storage ? ` (${storage} storage)` : ''}`
     + (found.orphans.length ? ` and ${found.orphans.length} driver${found.orphans.length === 1 ? '' : 's'} without an ID` : '') + '.';
   return { nodes, status };
 }
