@@ -29,7 +29,10 @@ def site():
 
 
 @pytest.mark.parametrize("usb_id, sentence", [
-    ("058f:6387", "Seen on 2,013 computers, driver uas, us… (linux-hardware.org)."),
+    # "uas, us…" is a module list (uas.c matches every Bulk-Only disk), printed even for this USB 2 flash drive:
+    # the sentence must not read as "it runs on uas".
+    ("058f:6387", "Seen on 2,013 computers (linux-hardware.org, which lists the drivers as uas, us…). Linux offers every "
+                  "USB disk to both uas and usb-storage, so that list does not say which one drives it."),
     ("174c:55aa", "Seen on 996 computers, driver usb_sto… (linux-hardware.org)."),
     ("0bc2:231a", "Seen on 269 computers (linux-hardware.org)."),   # no driver in the table: none claimed
 ])

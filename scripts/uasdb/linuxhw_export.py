@@ -21,9 +21,15 @@ def _shown(cell: str) -> str:
 
 def _sentence(device: Dict[str, Any]) -> str:
     words = f"Seen on {device['computers']:,} computers"
-    if device.get("driver"):
-        words += f", driver {_shown(device['driver'])}"
-    return f"{words} ({SOURCE_NAME})."
+    driver = device.get("driver")
+    if not driver:
+        return f"{words} ({SOURCE_NAME})."
+    if "uas" in device.get("drivers", []) and driver.strip() != "uas":
+        # uas.c's ID table matches every Bulk-Only SCSI interface too (it then declines those without a UAS
+        # setting), so a module list of "uas, usb_storage" is printed even for USB 2 flash drives: not a UAS result.
+        return (f"{words} ({SOURCE_NAME}, which lists the drivers as {_shown(driver)}). Linux offers every USB disk to "
+                "both uas and usb-storage, so that list does not say which one drives it.")
+    return f"{words}, driver {_shown(driver)} ({SOURCE_NAME})."
 
 
 def add_popularity(site: Dict[str, Any], table: Dict[str, Any], new_slot: Callable[[Dict[str, str]], Dict[str, Any]]) -> Dict[str, Any]:

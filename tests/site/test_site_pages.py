@@ -255,6 +255,10 @@ def test_usb_pages_say_how_common_the_id_is_and_wanted_lists_the_unreported(watc
     page.goto("/usb/174c/55aa/")
     seen = page.locator("[data-linuxhw]")
     assert "Seen on 996 computers, driver usb_sto… (linux-hardware.org)." in seen.inner_text()
+    page.goto("/usb/058f/6387/")
+    assert "does not say which one drives it" in page.locator("[data-linuxhw]").inner_text()  # a module list, not a UAS result
+    page.goto("/usb/174c/55aa/")
+    seen = page.locator("[data-linuxhw]")
     assert seen.locator('a[href="https://linux-hardware.org/?probe=3AB561BBE8"]').count() == 1
     assert "most wanted" not in seen.inner_text()            # fixture products report this ID
     page.goto("/usb/058f/6387/")

@@ -52,6 +52,16 @@ def test_home_report_link_opens_the_blank_form(watched_page):
     assert "usb_id" not in query
 
 
+@pytest.mark.parametrize("path", ["/", "/wanted/", "/buy/pi4/", "/usb/058f/6387/", "/adapters/fixture-naughty-jms/"])
+def test_every_report_link_opens_the_structured_form(watched_page, path):
+    # A link without the template opens a blank issue that `uasdb from-issue` cannot read.
+    watched_page.goto(path)
+    links = watched_page.locator("main a[href*='/issues/new']")
+    assert links.count() >= 1
+    for href in [links.nth(i).get_attribute("href") for i in range(links.count())]:
+        assert form_link(href)["template"] == "adapter-report.yml", href
+
+
 def test_check_report_link_carries_the_pasted_id(watched_page):
     page = watched_page
     page.goto("/check/")
