@@ -62,3 +62,17 @@ def test_real_table_loads_in_rank_order():
     devices = load_linuxhw()["devices"]
     assert [d["rank"] for d in devices] == list(range(1, len(devices) + 1))
     assert all(a["computers"] >= b["computers"] for a, b in zip(devices, devices[1:]))
+
+
+@pytest.mark.parametrize("names, scope", [
+    (("Flash Drive", "Transcend"), "flash drive"),
+    (("", "Cruzer Glide 3.0"), "flash drive"),            # "Glide" is not "IDE"
+    (("GL827L SD/MMC/MS Flash Card Reader", ""), "card reader"),
+    (("", "E3372 LTE/UMTS/GSM HiLink..."), "phone, modem or virtual drive"),
+    (("M6116 SATA Bridge", "M6116 SATA Bridge"), "disk"),
+    (("My Passport (WD20NMVW)", "My Passport 25E1"), "disk"),
+    (("", "MassStorageClass"), "disk"),                   # a name that says nothing stays with the disks
+])
+def test_wanted_ids_are_sorted_by_what_their_names_say(names, scope):
+    from uasdb.linuxhw_export import device_scope
+    assert device_scope(*names) == scope

@@ -9,6 +9,7 @@ The /usb/ pages and /wanted/ print these as they are.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Dict, List
 
 SOURCE_NAME = "linux-hardware.org"
@@ -30,6 +31,32 @@ def _sentence(device: Dict[str, Any]) -> str:
         return (f"{words} ({SOURCE_NAME}, which lists the drivers as {_shown(driver)}). Linux offers every USB disk to "
                 "both uas and usb-storage, so that list does not say which one drives it.")
     return f"{words}, driver {_shown(driver)} ({SOURCE_NAME})."
+
+
+# What kind of device a wanted ID is, judged from its names (usb.ids' and the table's), so /wanted/ can put the
+# disks and bridges uasdb covers first and fold away the flash drives, card readers and phones it does not. A name
+# that matches nothing stays with the disks: better asked about than hidden.
+_DISK = re.compile(r"sata|\bide\b|hdd|hard ?dis|\bdisk drive|elements|passport|my book|canvio|expansion|backup|"
+                   r"portable|external|bridge|ssd|enclosure|dock|storage contro", re.I)
+_OUT_OF_SCOPE = (
+    ("card reader", re.compile(r"card ?reader|reader|\bcrw\b|sd/mmc|\bsd\b|microsd|multi.?card|ms/ms-pro|"
+                               r"cardreader|card controller|\d+-in-\d+", re.I)),
+    ("flash drive", re.compile(r"flash|cruzer|datatraveler|\bdt\d|jetflash|\bultra\b|udisk|usb disk|store n go|"
+                               r"handy steno|jumpdrive|transmemory|patriot memory|silicon-power|mobile c31|nand|"
+                               r"\bdisk 2\.0|^transcend$", re.I)),
+    ("phone, modem or virtual drive", re.compile(r"phone|lte|hilink|virtual|cd-?rom", re.I)),
+)
+
+
+def device_scope(*names: str) -> str:
+    """"disk" for what uasdb covers (or cannot tell), else the kind of device the names show."""
+    text = " ".join(n for n in names if n)
+    if _DISK.search(text):
+        return "disk"
+    for kind, pattern in _OUT_OF_SCOPE:
+        if pattern.search(text):
+            return kind
+    return "disk"
 
 
 def add_popularity(site: Dict[str, Any], table: Dict[str, Any], new_slot: Callable[[Dict[str, str]], Dict[str, Any]]) -> Dict[str, Any]:
@@ -68,6 +95,7 @@ def add_wanted(site: Dict[str, Any]) -> Dict[str, Any]:
             "kernel_checks_device": bool(slot.get("kernel_runtime")),
             "smartctl_types": sorted({e["device_type"] for e in slot.get("smartctl", []) if e.get("device_type")}),
             "distributions": [d["name"] for d in slot.get("distributions", [])],
+            "scope": device_scope(usbids.get("product") or "", seen.get("name") or ""),
         })
     site["lists"]["wanted"] = sorted(wanted, key=lambda w: w["rank"])
     site["counts"]["wanted"] = len(wanted)
