@@ -119,6 +119,7 @@ def measure_size(adapters: int, work: Path, with_site: bool) -> SizeResult:
 
     site = dataset / "site"
     shutil.copytree(REPO_ROOT / "site", site, ignore=shutil.ignore_patterns("resources", "generated", ".hugo_build.lock"))
+    shutil.copytree(REPO_ROOT / "schema", dataset / "schema")  # the site's ../schema mount
     public = dataset / "public"
     result.steps["export"] = run_measured([PY, "-m", "uasdb", "export", "--data", str(data), "--out", str(site / "data" / "generated")], env=env)
     result.steps["hugo"] = run_measured([hugo_binary(), "--source", str(site), "--destination", str(public), "--minify", "--quiet"], env=env)

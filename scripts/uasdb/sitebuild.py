@@ -79,6 +79,8 @@ def build_site(workdir: Path, base_url: str, data_dirs: Optional[Sequence[Path]]
     data = workdir / "data"
     for tree in data_dirs or [REPO_ROOT / "data"]:
         shutil.copytree(tree, data, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.md"))
+    # The schemas are served at /schema/ (the ../schema mount), where their $id points.
+    shutil.copytree(REPO_ROOT / "schema", workdir / "schema")
     exported = export_tree(site / "data" / "generated", data_dirs, ignore_rules=ignore_rules)
     if exported is None:
         raise RuntimeError("export refused the test data (see stderr)")

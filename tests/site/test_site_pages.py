@@ -285,3 +285,10 @@ def test_usb_pages_say_how_common_the_id_is_and_wanted_lists_the_unreported(watc
     usb = json.loads(urllib.request.urlopen(site.url + "/api/v1/usb/174c/55aa.json").read())["result"]
     assert usb["linuxhw"]["computers"] == 996
     assert page.problems == []
+
+
+def test_the_site_serves_the_schemas_at_their_ids(site):
+    import json
+    for name in ("api.schema.json", "adapter.schema.json", "chipset.schema.json", "distribution.schema.json"):
+        served = json.loads(urllib.request.urlopen(f"{site.url}/schema/{name}").read())
+        assert served["$id"] == f"https://uasdb.github.io/schema/{name}"
