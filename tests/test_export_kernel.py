@@ -156,3 +156,37 @@ def test_no_ata_1x_from_unusual_devs_is_kept_when_uas_is_turned_off():
             assert "t" in letters and "NO_ATA_1X" not in result["dropped_without_effect"], entry.usb_id
         else:
             assert letters == "u" and "NO_ATA_1X" in result["dropped_without_effect"], entry.usb_id
+
+
+def _entry(flags, file="drivers/usb/storage/unusual_uas.h", line=1, bcd=("0000", "9999"), every=True, condition=None):
+    return {"usb_id": "152d:0578", "flags": [{"name": f} for f in flags], "bcd": {"min": bcd[0], "max": bcd[1]},
+            "every_bcd": every, "condition": condition, "file": file, "line": line}
+
+
+def test_entries_setting_the_same_flags_are_one_fact_with_both_sources():
+    from uasdb.kernel_export import applies_by_itself, group_entries
+    groups = group_entries([
+        _entry(["BROKEN_FUA"], line=122),
+        _entry(["BROKEN_FUA"], file="drivers/usb/storage/unusual_devs.h", line=2181),
+        _entry(["BROKEN_FUA"], line=130, bcd=("0100", "0100"), every=False),   # another firmware: another fact
+        _entry([], line=140),                                                    # listed without flags: no fact
+    ])
+    assert [(len(g["sources"]), g["bcd"]["min"]) for g in groups] == [(2, "0000"), (1, "0100")]
+    assert groups[0]["sources"] == [{"file": "drivers/usb/storage/unusual_uas.h", "line": 122},
+                                    {"file": "drivers/usb/storage/unusual_devs.h", "line": 2181}]
+    assert applies_by_itself(groups, [])
+    assert not applies_by_itself(group_entries([_entry(["IGNORE_UAS"], condition="CONFIG_USB_UAS")]), [])
+    assert applies_by_itself([], [{"unconditional": True}]) and not applies_by_itself([], [{"unconditional": False}])
+
+
+@pytest.mark.parametrize("kernel, runtime, device_type, expected", [
+    ([_entry(["NO_ATA_1X"])], [], "sat", "table"),
+    ([_entry(["NO_ATA_1X"], bcd=("0100", "0100"), every=False)], [], "sat", None),   # only some firmware
+    ([_entry(["NO_ATA_1X"], condition="CONFIG_X")], [], "sat", None),               # only some builds
+    ([], [{"unconditional": True, "flags": [{"name": "NO_ATA_1X"}]}], "sat", "uas"),  # uas-detect.h, under uas
+    ([_entry(["NO_ATA_1X"])], [], "sntjmicron", None),                               # smartctl does not send ATA
+])
+def test_smart_blocked_says_when_linux_stops_smartctl_d_sat(kernel, runtime, device_type, expected):
+    from uasdb.kernel_export import smart_blocked
+    slot = {"kernel": kernel, "kernel_runtime": runtime, "smartctl": [{"device_type": device_type}]}
+    assert smart_blocked(slot) == expected

@@ -180,8 +180,46 @@ def _span_of(adapter: Dict[str, Any], vid: str, pid: str) -> Span:
     return None
 
 
+def group_entries(entries: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """One ID's table entries (entry_json shape) that set the same flags for the same bcdDevice range and #if
+    condition, as one fact with all its sources: an ID listed alike in unusual_uas.h and unusual_devs.h is one
+    thing Linux does, said once. Entries without flags are left out; first-seen order."""
+    groups: Dict[tuple, Dict[str, Any]] = {}
+    for entry in entries:
+        if not entry["flags"]:
+            continue
+        key = (tuple(f["name"] for f in entry["flags"]), entry["bcd"]["min"], entry["bcd"]["max"], entry["condition"])
+        group = groups.setdefault(key, {"flags": entry["flags"], "bcd": entry["bcd"], "every_bcd": entry["every_bcd"],
+                                        "condition": entry["condition"], "sources": []})
+        group["sources"].append({"file": entry["file"], "line": entry["line"]})
+    return list(groups.values())
+
+
+def applies_by_itself(groups: List[Dict[str, Any]], runtime: List[Dict[str, Any]]) -> bool:
+    """Whether Linux sets a flag for the ID with no build option and no device test: a table entry without an
+    #if condition, or a uas-detect.h check that looks at nothing but the ID."""
+    return any(g["condition"] is None for g in groups) or any(c["unconditional"] for c in runtime)
+
+
+def smart_blocked(slot: Dict[str, Any]) -> Optional[str]:
+    """How Linux blocks the ATA pass-through (NO_ATA_1X) that `smartctl -d sat` needs, for an ID whose first
+    smartmontools entry is a SAT type: "table" (a table entry for every firmware, whatever the driver),
+    "uas" (uas-detect.h, only under uas), or None."""
+    first = (slot.get("smartctl") or [{}])[0]
+    if not str(first.get("device_type") or "").startswith("sat"):
+        return None
+    if any(e["every_bcd"] and not e["condition"] and any(f["name"] == "NO_ATA_1X" for f in e["flags"])
+           for e in slot.get("kernel", [])):
+        return "table"
+    if any(c["unconditional"] and any(f["name"] == "NO_ATA_1X" for f in c["flags"]) for c in slot.get("kernel_runtime", [])):
+        return "uas"
+    return None
+
+
 def adapter_kernel(adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any]:
     builtin, runtime, summary = [], [], []
+    groups: Dict[str, List[Dict[str, Any]]] = {}
+    by_itself: Dict[str, bool] = {}
     for usb_id in adapter.get("usb_ids", []):
         key = f"{usb_id['vid']}:{usb_id['pid']}"
         span = _span_of(adapter, usb_id["vid"], usb_id["pid"])
@@ -191,6 +229,8 @@ def adapter_kernel(adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any
         builtin.extend(entry_json(e, table) for e in entries)
         runtime.extend(runtime_json(c, table, key) for c in checks)
         summary.extend(explain(table, key, entries, checks))
+        groups[key] = group_entries([entry_json(e, table) for e in entries])
+        by_itself[key] = applies_by_itself(groups[key], [runtime_json(c, table, key) for c in checks])
     quirks = []
     for entry in adapter["verdict"].get("quirk_entries", []):
         vid, pid, _ = entry.split(":")
@@ -199,6 +239,8 @@ def adapter_kernel(adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any
     return {
         "version": table.version,
         "builtin": builtin,
+        "builtin_groups": groups,
+        "by_itself": by_itself,
         "runtime": runtime,
         "summary": summary,
         "quirk_entries": quirks,
@@ -228,8 +270,11 @@ def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usb
         slot["kernel"] = [entry_json(e, table) for e in table.entries_for(vid, pid)]
         slot["kernel_runtime"] = [runtime_json(c, table, key) for c in table.runtime_for(vid, pid)]
         slot["kernel_summary"] = explain(table, key, table.entries_for(vid, pid), table.runtime_for(vid, pid))
+        slot["kernel_groups"] = group_entries(slot["kernel"])
+        slot["kernel_by_itself"] = applies_by_itself(slot["kernel_groups"], slot["kernel_runtime"])
         slot["usbids"] = {"vendor": usbids.vendor(vid), "product": usbids.product(vid, pid)}
         slot["smartctl"] = [{k: v for k, v in e.items() if not k.startswith("_")} for e in drivedb.matches(vid, pid)]
+        slot["smart_blocked"] = smart_blocked(slot)
     site["usb"] = dict(sorted(usb.items()))
 
     for adapter in site["adapters"]:
