@@ -141,7 +141,7 @@ MALFORMED = {
     "malformed-edited-choice.md": [
         "tests/fixtures/issues/malformed-edited-choice.md:131:1: Computer: `Raspberry Pi 4` is not one of the form's choices — "
         "pick one of: pi4, pi400, cm4, pi5, pi500, cm5, pi3, pi3b-plus, pi-zero-2, pi-older, linux-x86_64, linux-arm64, "
-        "macos, windows [issue-choice]"],
+        "linux-armhf, macos, windows [issue-choice]"],
     "malformed-new-adapter-without-kind.md": [
         "tests/fixtures/issues/malformed-new-adapter-without-kind.md:123:1: Kind of product: a new adapter needs the kind "
         "of product — fill it in, or name an existing adapter in `Adapter in uasdb` [issue-new-adapter]",

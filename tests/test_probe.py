@@ -243,6 +243,8 @@ def test_json_facts(capsys):
     ("Raspberry Pi Model B Rev 2", "armv6l", "pi-older"),
     (None, "x86_64", "linux-x86_64"),
     (None, "aarch64", "linux-arm64"),
+    ("Hardkernel Odroid XU4", "armv7l", "linux-armhf"),
+    (None, "armv6l", "linux-armhf"),
     (None, "riscv64", None),
 ])
 def test_host_from_the_device_tree_model(model, arch, host):

@@ -29,7 +29,8 @@ def test_probe_keeps_an_exact_copy_and_names_only_schema_hosts():
     assert probe.NO_UAS_HOSTS == vocabulary.NO_UAS_HOSTS
     assert {host for _, host in probe.PI_MODELS} <= set(HOST_ENUM)
     for model, arch, kind in [("Raspberry Pi 4 Model B Rev 1.4", "aarch64", "linux"), (None, "x86_64", "linux"),
-                              (None, "aarch64", "linux"), (None, "arm64", "macos")]:
+                              (None, "aarch64", "linux"), ("Hardkernel Odroid XU4", "armv7l", "linux"),
+                              (None, "arm64", "macos")]:
         assert probe.host_for(model, arch, kind) in HOST_ENUM
 
 

@@ -748,6 +748,8 @@ def host_for(model: Optional[str], arch: Optional[str], os_kind: str = "linux") 
         return "linux-x86_64"
     if arch in ("aarch64", "arm64"):
         return "linux-arm64" if not (model and "Raspberry Pi" in model) else None
+    if arch in ("armv7l", "armv6l"):  # 32-bit Arm boards (ODROID-XU4, Banana Pi, Armbian armhf images)
+        return "linux-armhf" if not (model and "Raspberry Pi" in model) else None
     return None
 
 
