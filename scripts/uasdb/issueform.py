@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Dict, List, Tuple
 
+from .importers.common import write_generated
 from .vocabulary import HOSTS, SCHEMA
 
 FORM = Path(__file__).resolve().parents[2] / ".github" / "ISSUE_TEMPLATE" / "adapter-report.yml"
@@ -59,18 +60,10 @@ def with_options(form: str) -> str:
 
 
 def run_issue_form(path: Path, check_only: bool) -> int:
+    """Rewrite `path` (or, with check_only, say whether it is stale) like every other generated file."""
     try:
-        current = path.read_text(encoding="utf-8")
-        wanted = with_options(current)
+        wanted = with_options(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         print(f"{path}: {exc}", file=sys.stderr)
         return 1
-    if check_only:
-        if current != wanted:
-            print(f"{path}: the dropdowns differ from the schema: run `uasdb issue-form` and commit the result",
-                  file=sys.stderr)
-            return 1
-        return 0
-    path.write_text(wanted, encoding="utf-8")
-    print(f"wrote the dropdowns in {path}")
-    return 0
+    return write_generated(path, wanted, check_only, "uasdb issue-form")
