@@ -226,11 +226,13 @@ def adapter_kernel(adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any
         entries = _relevant(table, usb_id["vid"], usb_id["pid"], span) + \
             [e for e in table.entries_for(usb_id["vid"], usb_id["pid"]) if e.condition is not None]
         checks = table.runtime_for(usb_id["vid"], usb_id["pid"])
-        builtin.extend(entry_json(e, table) for e in entries)
-        runtime.extend(runtime_json(c, table, key) for c in checks)
+        entries_json = [entry_json(e, table) for e in entries]
+        checks_json = [runtime_json(c, table, key) for c in checks]
+        builtin.extend(entries_json)
+        runtime.extend(checks_json)
         summary.extend(explain(table, key, entries, checks))
-        groups[key] = group_entries([entry_json(e, table) for e in entries])
-        by_itself[key] = applies_by_itself(groups[key], [runtime_json(c, table, key) for c in checks])
+        groups[key] = group_entries(entries_json)
+        by_itself[key] = applies_by_itself(groups[key], checks_json)
     quirks = []
     for entry in adapter["verdict"].get("quirk_entries", []):
         vid, pid, _ = entry.split(":")
