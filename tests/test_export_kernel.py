@@ -25,6 +25,19 @@ from uasdb.kernel_export import add_reference, preserve_builtin
 def test_quirk_entry_keeping_the_builtin_flags(entry, span, preserving, dropped, no_effect, kept):
     result = preserve_builtin(fixture_kernel(), entry, span)
     assert (result["preserving"], result["dropped"], result["dropped_without_effect"], result["kept"]) == (preserving, dropped, no_effect, kept)
+    # What the preserving entry adds back is what was dropped and still matters: pages word it, never recompute it.
+    assert result["restored"] == [f for f in dropped if f not in no_effect]
+
+
+def test_runtime_choice_is_moot_only_when_u_leaves_nothing_for_it_to_do():
+    """uas-detect.h may add MAX_SECTORS_240 (uas only) for 174c:55aa: an entry overrides that choice, which
+    matters while the device stays on uas and not once `u` hands it to usb-storage."""
+    table = fixture_kernel()
+    on_uas = preserve_builtin(table, "174c:55aa:f")
+    assert on_uas["runtime_replaced"] == ["IGNORE_UAS", "MAX_SECTORS_240"] and on_uas["runtime_moot"] is False
+    off_uas = preserve_builtin(table, "174c:55aa:fu")
+    assert off_uas["runtime_replaced"] == ["MAX_SECTORS_240"] and off_uas["runtime_moot"] is True
+    assert preserve_builtin(table, "152d:0567:u")["runtime_moot"] is False      # nothing replaced, nothing to call moot
 
 
 def test_builtin_already_and_bcd_dependence():

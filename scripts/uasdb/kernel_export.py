@@ -157,7 +157,8 @@ def preserve_builtin(table: KernelTable, quirk_entry: str, span: Span = None) ->
     no_effect = [f for f in dropped if uas_off and (letter_drivers(table, letter_of[f]) == "uas" or f not in storage_flags)]
     kept = [f for f in builtin if f not in replaced]
     runtime_replaced = sorted({f for c in runtime if not c.unconditional for f in c.flags if f in replaced and f not in chosen})
-    preserving = "".join(sorted(set(letters) | {letter_of[f] for f in dropped if f not in no_effect}))
+    restored = [f for f in dropped if f not in no_effect]
+    preserving = "".join(sorted(set(letters) | {letter_of[f] for f in restored}))
     always = {f for e in entries if (e.covers(*span) if span else e.every_bcd) for f in e.flags}
     always |= {f for c in runtime if c.unconditional for f in c.flags}
     return {
@@ -166,7 +167,11 @@ def preserve_builtin(table: KernelTable, quirk_entry: str, span: Span = None) ->
         "dropped": dropped,                     # built-in lettered flags the entry clears
         "dropped_without_effect": no_effect,    # ...of which those usb-storage would not apply, moot once uas is off
         "kept": kept,                           # built-in flags without a letter: a user entry cannot clear them
+        "restored": restored,                   # ...of which those the preserving entry adds back
         "runtime_replaced": runtime_replaced,   # flags uas-detect.h might pick that the entry overrides
+        # True when those flags would do nothing anyway: `u` is set and each of them only matters to uas.
+        "runtime_moot": uas_off and bool(runtime_replaced)
+        and all(f in letter_of and letter_drivers(table, letter_of[f]) == "uas" for f in runtime_replaced),
         "bcd_dependent": any(not (e.covers(*span) if span else e.every_bcd) for e in entries),
         # True when Linux sets every flag of the entry by itself for every firmware: no line needed.
         "builtin_already": bool(chosen) and chosen <= always,

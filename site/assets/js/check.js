@@ -339,7 +339,7 @@ function render(text, found, detected, ctx) {
       const span = device.bcd_device ? [device.bcd_device, device.bcd_device] : null;
       const kept = preserveBuiltin(kernel, `${device.id}:${letters}`, span);
       lineEntries.push({ id: device.id, letters: kept.preserving.split(':')[2] });
-      const dropped = kept.dropped.filter((f) => !kept.dropped_without_effect.includes(f));
+      const dropped = kept.restored;
       facts.append(el('dt', {}, 'Quirk'), el('dd', {}, code(kept.preserving),
         dropped.length ? [' (reports give ', code(`${device.id}:${letters}`), '; the added letters keep ',
           dropped.join(', '), ', which Linux sets by itself and an entry would otherwise clear)'] : ''));

@@ -113,7 +113,8 @@ export function preserveBuiltin(kernel, entry, span = null) {
   const kept = builtin.filter((f) => !replaced.has(f));
   const runtimeReplaced = [...new Set(runtime.filter((c) => !c.unconditional)
     .flatMap((c) => c.flags.map((f) => f.name)).filter((f) => replaced.has(f) && !chosen.has(f)))].sort();
-  const preserving = sortedLetters([...letters, ...dropped.filter((f) => !noEffect.includes(f)).map((f) => letterOf[f])]);
+  const restored = dropped.filter((f) => !noEffect.includes(f));
+  const preserving = sortedLetters([...letters, ...restored.map((f) => letterOf[f])]);
   const always = new Set();
   for (const e of entries) if (span ? covers(e, span) : e.every_bcd) e.flags.forEach((f) => always.add(f));
   for (const c of runtime) if (c.unconditional) c.flags.forEach((f) => always.add(f.name));
@@ -123,7 +124,10 @@ export function preserveBuiltin(kernel, entry, span = null) {
     dropped,
     dropped_without_effect: noEffect,
     kept,
+    restored,
     runtime_replaced: runtimeReplaced,
+    runtime_moot: uasOff && runtimeReplaced.length > 0
+      && runtimeReplaced.every((f) => letterOf[f] && table[letterOf[f]].drivers === 'uas'),
     bcd_dependent: entries.some((e) => !(span ? covers(e, span) : e.every_bcd)),
     builtin_already: chosen.size > 0 && [...chosen].every((f) => always.has(f)),
   };

@@ -139,7 +139,7 @@ async function init(form) {
     li.append(letterList);
     const v = kernel.version;
     const warnings = [];
-    const lost = kept.dropped.filter((f) => !kept.dropped_without_effect.includes(f));
+    const lost = kept.restored;
     if (lost.length) {
       warnings.push(el('li', { class: 'warn', 'data-warning': 'replaces-builtin' },
         el('strong', {}, `${entry.id}:${entry.letters} replaces flags Linux ${v} sets by itself: `), words(lost.map((f) => flagText(kernel, f)).join(', ')), '. ',
