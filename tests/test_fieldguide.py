@@ -31,6 +31,6 @@ def test_check_mode_reports_a_stale_file(tmp_path, capsys):
     stale = tmp_path / "fields.md"
     stale.write_text("old\n", encoding="utf-8")
     assert main(["field-guide", "--out", str(stale), "--check"]) == 1
-    assert "is stale: run `uasdb field-guide`" in capsys.readouterr().err
+    assert "is out of date — run `uasdb field-guide`" in capsys.readouterr().err
     assert main(["field-guide", "--out", str(stale)]) == 0
     assert main(["field-guide", "--out", str(stale), "--check"]) == 0
