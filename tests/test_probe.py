@@ -16,6 +16,8 @@ from typing import List
 import pytest
 
 from uasdb import probe
+from uasdb.probe import cli as probe_cli
+from uasdb.probebuild import BundleError, bundle
 from uasdb.loader import load_text
 from uasdb.schema import schema_problems
 
@@ -24,7 +26,6 @@ FIXTURES = HERE / "fixtures" / "probe"
 TREES = FIXTURES / "trees"
 COMMANDS = FIXTURES / "commands"
 CAPTURED = FIXTURES / "captured"
-PROBE_PY = HERE.parent / "scripts" / "uasdb" / "probe.py"
 TODAY = "2026-11-21"
 
 
@@ -161,7 +162,7 @@ def test_unexpected_failure_is_one_line_not_a_traceback(capsys, monkeypatch):
     def broken(env, os_kind=None):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(probe, "probe", broken)
+    monkeypatch.setattr(probe_cli, "probe", broken)
     code, _, err = run_probe(capsys, "--root", str(TREES / "pi4-uas"))
     assert code == 3
     assert "unexpected RuntimeError: boom" in err and "Traceback" not in err
@@ -286,19 +287,43 @@ def test_yaml_scalar_reads_back_as_the_same_text(value):
 
 
 def test_probe_py_is_stand_alone(tmp_path):
-    """Only the standard library, Python 3.9 syntax, and it runs from a bare copy with -I (isolated)."""
-    source = PROBE_PY.read_text(encoding="utf-8")
+    """The file the site serves as /probe.py: only the standard library, Python 3.9 syntax, no package-relative
+    imports, and it runs from a bare copy with -I (isolated) exactly as the package does."""
+    source = bundle()
     tree = ast.parse(source, feature_version=(3, 9))
     imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
     assert all(name in sys.stdlib_module_names or name == "__future__" for name in imported), imported
     assert not any(isinstance(node, ast.ImportFrom) and node.level for node in ast.walk(tree))  # no package-relative imports
     copy = tmp_path / "probe.py"
-    shutil.copy(PROBE_PY, copy)
-    done = subprocess.run([sys.executable, "-I", str(copy), "--root", str(TREES / "pi4-uas"), "--handle", "octocat"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert "- date: " in done.stdout and "uas: works" in done.stdout
+    copy.write_text(source, encoding="utf-8")
+    outputs = {}
+    for fixture in sorted(TREES.iterdir()):
+        args = ["--root", str(fixture), "--handle", "octocat", "--data", str(HERE.parent / "data")]
+        done = subprocess.run([sys.executable, "-I", str(copy), *args], capture_output=True, text=True, cwd=tmp_path,
+                              timeout=60)
+        package = subprocess.run([sys.executable, "-m", "uasdb.probe", *args], capture_output=True, text=True,
+                                 cwd=tmp_path, timeout=60, env={**os.environ, "PYTHONPATH": str(HERE.parent / "scripts")})
+        assert (done.returncode, done.stdout, done.stderr) == (package.returncode, package.stdout, package.stderr), fixture.name
+        outputs[fixture.name] = done.stdout
+    assert "- date: " in outputs["pi4-uas"] and "uas: works" in outputs["pi4-uas"]
+
+
+def test_bundle_refuses_a_module_it_cannot_carry(tmp_path, monkeypatch):
+    """A module that imports from outside the standard library, or from a module joined after it, would break the
+    stand-alone file on a user's Pi: the site build stops with a message naming the module instead."""
+    from uasdb import probebuild
+    package = tmp_path / "probe"
+    shutil.copytree(probebuild.PACKAGE, package)
+    monkeypatch.setattr(probebuild, "PACKAGE", package)
+    parsers = package / "parsers.py"
+    original = parsers.read_text(encoding="utf-8")
+    parsers.write_text(original.replace("import re\n", "import re\nimport yaml\n", 1), encoding="utf-8")
+    with pytest.raises(BundleError, match=r"probe/parsers.py imports yaml: the stand-alone probe may use the standard library only"):
+        bundle()
+    parsers.write_text(original.replace("import re\n", "import re\nfrom .cli import main\n", 1), encoding="utf-8")
+    with pytest.raises(BundleError, match=r"probe/parsers.py imports from .cli, which does not come before it"):
+        bundle()
 
 
 def test_uasdb_cli_passes_arguments_to_the_probe(capsys):
@@ -342,9 +367,9 @@ def test_own_reader_and_writer_measure_and_clean_up(tmp_path):
 
 
 def test_throughput_entries_fit_the_schema(capsys, monkeypatch):
-    monkeypatch.setattr(probe, "run_benchmarks", lambda plan, progress_enabled=True: [
+    monkeypatch.setattr(probe_cli, "run_benchmarks", lambda plan, progress_enabled=True: [
         {"tool": "other", "test": "seq-read", "value": 301.5, "unit": "MB/s", "note": "uasdb probe reader"}])
-    monkeypatch.setattr(probe, "check_bench_targets", lambda plan: None)
+    monkeypatch.setattr(probe_cli, "check_bench_targets", lambda plan: None)
     report = the_report(capsys, "--root", str(TREES / "pi4-uas"), "--handle", "octocat", "--bench-read", "/dev/sdc", "--yes")
     assert report["throughput"] == [{"tool": "other", "test": "seq-read", "value": 301.5, "unit": "MB/s",
                                      "note": "uasdb probe reader"}]
@@ -361,7 +386,7 @@ def test_device_lost_during_a_benchmark_is_reported_as_a_finding(tmp_path, monke
 
 
 def test_benchmarks_need_confirmation_without_a_terminal(capsys, monkeypatch, tmp_path):
-    monkeypatch.setattr(probe, "check_bench_targets", lambda plan: None)
+    monkeypatch.setattr(probe_cli, "check_bench_targets", lambda plan: None)
     monkeypatch.setattr(sys, "stdin", open(os.devnull))
     code, out, err = run_probe(capsys, "--root", str(TREES / "pi4-uas"), "--bench-write", str(tmp_path))
     assert code == 0 and "throughput" not in out

@@ -166,7 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_verdicts)
 
-    # `probe` hands its arguments to the stand-alone scripts/uasdb/probe.py (see main()).
+    # `probe` hands its arguments to the probe package, scripts/uasdb/probe/ (see main()); the site serves the
+    # same code as one stand-alone file, /probe.py (uasdb.probebuild).
     sub.add_parser("probe", help="describe this computer's USB storage adapters as a report (stand-alone: probe.py)",
                    add_help=False)
 
@@ -230,8 +231,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     from .reference import ReferenceDataError
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["probe"]:  # probe.py parses its own options, so `uasdb probe --help` is the probe's
-        from .probe import main as probe_main
+    if argv[:1] == ["probe"]:  # the probe parses its own options, so `uasdb probe --help` is the probe's
+        from .probe.cli import main as probe_main
         return probe_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:

@@ -26,6 +26,7 @@ from typing import Any, Collection, Dict, List, Optional, Sequence
 
 from .distribution_export import add_distributions
 from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check, relative_to
+from . import probebuild
 from .kernel_export import add_reference
 from .vocabulary import HOST_TITLES, HOST_USB_LINK
 from .reference import load_usbids
@@ -518,6 +519,8 @@ def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
     _write_json(api / "usbids.json", _wrap({"version": usbids.version, "vendors": usbids.vendors,
                                             "products": usbids.products}, generated_at))
     (out_dir / "static" / "adapters.csv").write_text(adapters_csv(site["adapters"]), encoding="utf-8")
+    # The probe people download: uasdb/probe/ joined into one stand-alone file.
+    probebuild.write(out_dir / "static" / "probe.py")
 
 
 def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,
@@ -545,7 +548,11 @@ def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,
 
 
 def run_export(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None) -> int:
-    site = export_tree(out_dir, data_dirs)
+    try:
+        site = export_tree(out_dir, data_dirs)
+    except probebuild.BundleError as error:
+        print(f"error: cannot build /probe.py: {error}", file=sys.stderr)
+        return 1
     if site is None:
         return 1
     counts = site["counts"]

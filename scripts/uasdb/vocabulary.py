@@ -7,7 +7,7 @@ cannot boot from USB (only the 3B+ boots from USB out of the box; the 3B after s
 `usb_link` for boards whose fastest USB port is fixed (5000M on a Pi 4 or Pi 5, 480M on a Pi 3 and older; a
 Compute Module 4 has no USB 3 of its own, so it has none). The
 top-level `x-uasdb-platforms` annotation holds the platforms in the order the site shows them. verdicts,
-export, the rules and the issue form take these from here; probe.py, which ships as one stand-alone file,
+export, the rules and the issue form take these from here; the probe, which ships as one stand-alone file,
 keeps a copy that tests/test_vocabulary.py compares with this one.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The check page (/check/): its JavaScript parsers read the real captures exactly as probe.py's parsers do, and
+"""The check page (/check/): its JavaScript parsers read the real captures exactly as the probe's parsers do, and
 pasting each capture (or the probe's own output) shows the right USB IDs, drivers, verdicts and flags."""
 from __future__ import annotations
 
@@ -380,3 +380,13 @@ def test_a_distribution_that_already_sets_the_quirk_is_named(watched_page, site)
     assert shipped.locator('a[href="https://example.com/fixture-os/pull/1"]').count() == 1
     assert page.locator('section.found[data-usb-id="152d:0567"] [data-distributions]').count() == 0
     assert page.problems == []
+
+
+def test_the_probe_people_download_is_served_and_is_the_bundle(site):
+    """/probe.py, the file the issue form and the check page tell people to fetch, is the stand-alone bundle of
+    scripts/uasdb/probe/ built with the site, and the check page links to it."""
+    from uasdb.probebuild import bundle
+    served = urllib.request.urlopen(site.url + "/probe.py").read().decode("utf-8")
+    assert served == bundle()
+    page = urllib.request.urlopen(site.url + "/check/").read().decode("utf-8")
+    assert re.search(r'href="?/probe\.py"?', page)

@@ -271,7 +271,7 @@ def _flags(expression: str, file: str, line: int, known_flags: Set[str]) -> List
     return sorted(set(names), key=names.index)
 
 
-# The device properties uas_use_uas_driver() tests, as the fields a pasted `lsusb -v` gives (probe.py, paste.js):
+# The device properties uas_use_uas_driver() tests, as the fields a pasted `lsusb -v` gives (probe/parsers.py, paste.js):
 # bMaxPower == N (lsusb prints it as MaxPower in mA; only 0 reads the same in both units), the link speed below
 # SuperSpeed, and the streams of the SuperSpeed endpoint companion.
 DEVICE_TESTS = (

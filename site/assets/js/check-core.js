@@ -5,7 +5,7 @@ import {
   joinMacos, parseProbe, pastedQuirks, machineModel,
 } from './paste.js';
 
-// Pi model strings -> schema host, as PI_MODELS in scripts/uasdb/probe.py (first match wins).
+// Pi model strings -> schema host, as PI_MODELS in scripts/uasdb/probe/linux.py (first match wins).
 const PI_MODELS = [
   [/Raspberry Pi 500\b/, 'pi500'], [/Raspberry Pi 400\b/, 'pi400'],
   [/Raspberry Pi Compute Module 5\b/, 'cm5'], [/Raspberry Pi Compute Module 4\b/, 'cm4'],

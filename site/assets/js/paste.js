@@ -1,5 +1,5 @@
 // Parsers for pasted lsusb, lsusb -t, lsusb -v, dmesg, ioreg, system_profiler and probe output.
-// The same logic as the Python parsers in scripts/uasdb/probe.py (the same regular expressions, the same
+// The same logic as the Python parsers in scripts/uasdb/probe/parsers.py (the same regular expressions, the same
 // result shapes with the same snake_case keys), so tests/site/test_site_check.py can compare both on the
 // real captures in tests/fixtures/probe/captured/. Each parser ignores lines it does not recognise, so
 // prompts, headings and other commands' output may be mixed in. No DOM here.
@@ -45,7 +45,7 @@ export function splitLines(text) {
 
 const isDigits = (s) => /^\d+$/.test(s);
 const rstrip = (s) => s.trimEnd();
-// Blanks inside a line, as lsusb prints them (the same set as lsusb_field() in probe.py).
+// Blanks inside a line, as lsusb prints them (the same set as lsusb_field() in probe/parsers.py).
 const BLANK = new Set([' ', '\t', '\f', '\v']);
 
 // "  iManufacturer           1 JMicron  " -> ['iManufacturer', '1', 'JMicron']: name, first word, the rest trimmed.
@@ -361,7 +361,7 @@ export function findUsbIds(text) {
 }
 
 // ---------------------------------------------------------------------------
-// Probe output (scripts/uasdb/probe.py prints its facts as `# ` comments and again under evidence.probe).
+// Probe output (the probe, scripts/uasdb/probe/, prints its facts as `# ` comments and again under evidence.probe).
 // ---------------------------------------------------------------------------
 const PROBE_HOST = /^[#\s]*host: .*\(([a-z0-9-]+)\)\s*$|^\s*host: ([a-z0-9-]+)\s*$/;
 const PROBE_DEVICE = /^[#\s]*device (\S+): ([0-9a-f]{4}):([0-9a-f]{4})(?: bcdDevice ([0-9a-f]{4}))?(.*?)(?: speed (\d+M))?(?: usb [\d.]+)?\s*$/;
