@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 import datetime
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List
 
 import yaml
 

@@ -1,10 +1,7 @@
 """The real data/ tree: clean, formatted, and every report traceable to a source."""
-import subprocess
-import sys
 
 import pytest
 
-from helpers import REPO
 from uasdb.database import check
 from uasdb.fmt import canonical_text
 from uasdb.database import discover

@@ -5,7 +5,7 @@ import pytest
 import yaml
 
 from uasdb.cli import main
-from uasdb.database import DATA_DIR
+from uasdb.paths import DATA_DIR
 from uasdb.importers import lsusb
 from uasdb.importers.common import SourceError
 

@@ -10,7 +10,8 @@ import yaml
 
 from uasdb.importers import drivedb, kernel, usbids
 from uasdb.importers.common import debian_package
-from uasdb.reference import DATA_DIR, kernel_file, load_kernel
+from uasdb.paths import DATA_DIR
+from uasdb.reference import kernel_file, load_kernel
 
 pytestmark = pytest.mark.reference
 

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from uasdb.database import REPO_ROOT
+from uasdb.paths import REPO_ROOT
 from uasdb.watch import refresh, snapshot
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "site-data"

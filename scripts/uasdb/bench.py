@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-from .database import REPO_ROOT
+from .paths import REPO_ROOT
 from . import sitebuild
 from .sitebuild import stage_site
 from .synth import generate

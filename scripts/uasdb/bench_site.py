@@ -64,7 +64,7 @@ def measured_pages(adapter: str) -> Dict[str, str]:
 def measure_real_site(public: Optional[Path] = None, with_lighthouse: bool = True) -> Dict[str, object]:
     """Weights (gzip KB of HTML+CSS) and Lighthouse scores of the home, an adapter and the naughty page,
     keyed for the benchmark report."""
-    from .database import REPO_ROOT
+    from .paths import REPO_ROOT
     public = public or REPO_ROOT / "public"
     adapters = json.loads((public / "api/v1/adapters.json").read_text())["result"]
     adapter = max(adapters, key=lambda a: (len(a["reports"]), a["id"]))["id"]

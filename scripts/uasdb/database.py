@@ -12,14 +12,13 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 from .kernel_flags import quirk_letters
 from .loader import Loaded, load_file
+from .paths import DATA_DIR
 from .problems import Finding, Problem
 from .reference import KernelTable, UsbIds, load_kernel, load_usbids
 from .rules import checking_rules
 from .rules.waivers import apply_waivers
 from .schema import schema_problems
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DATA_DIR = REPO_ROOT / "data"
 KIND_DIRS = {"adapter": "adapters", "chipset": "chipsets", "distribution": "distributions"}
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-from .database import REPO_ROOT
+from .paths import REPO_ROOT
 from .loader import load_text
 from .verdicts import PLATFORMS, adapter_verdict
 

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any, Collection, Dict, List, Optional, Sequence
 
 from .distribution_export import add_distributions
-from .database import DATA_DIR, KIND_DIRS, REPO_ROOT, check, relative_to
+from .database import KIND_DIRS, check, relative_to
+from .paths import DATA_DIR, REPO_ROOT
 from . import probebuild
 from .kernel_export import add_reference
 from .vocabulary import HOST_TITLES, HOST_USB_LINK

@@ -32,7 +32,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import yaml as pyyaml
 
-from .database import DATA_DIR, REPO_ROOT, check
+from .database import check
+from .paths import DATA_DIR, REPO_ROOT
 from .fmt import emit_record
 from .loader import load_text
 from .problems import Problem

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 from .importers.common import write_generated
+from .paths import ISSUE_FORM
 from .vocabulary import HOSTS, SCHEMA
 
-FORM = Path(__file__).resolve().parents[2] / ".github" / "ISSUE_TEMPLATE" / "adapter-report.yml"
+FORM = ISSUE_FORM
 # Dropdown id -> where its enum sits in the adapter schema ("items" steps into a list's entries).
 DROPDOWNS: Dict[str, Tuple[str, ...]] = {
     "kind": ("kind",), "drive_interface": ("drive_interface",), "host": ("reports", "items", "host"),

@@ -13,7 +13,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import yaml
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+from .paths import DATA_DIR
+
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 

@@ -14,7 +14,7 @@ from urllib.parse import quote, urlencode
 
 import yaml
 
-from .database import REPO_ROOT
+from .paths import REPO_ROOT
 
 FORM_PATH = REPO_ROOT / ".github" / "ISSUE_TEMPLATE" / "adapter-report.yml"
 # The form fields the site fills in; each must exist in the form (tests/test_report_link.py checks it).

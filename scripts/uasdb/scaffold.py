@@ -4,10 +4,10 @@ from __future__ import annotations
 import datetime
 import re
 import sys
-from pathlib import Path
 from typing import List, Optional
 
-from .database import DATA_DIR, check
+from .database import check
+from .paths import DATA_DIR
 
 USB_ID = re.compile(r"^(?:0x)?([0-9a-fA-F]{4})[:\s]?(?:0x)?([0-9a-fA-F]{4})$")
 

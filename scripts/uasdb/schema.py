@@ -11,16 +11,15 @@ import copy
 import difflib
 import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 
 import fastjsonschema
 import jsonschema
 
 from .loader import Loaded
+from .paths import SCHEMA_DIR
 from .problems import Problem
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schema"
 KINDS = ("adapter", "chipset", "distribution")
 
 

@@ -16,9 +16,9 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Collection, Dict, Optional, Sequence
 
-from .database import REPO_ROOT
+from .paths import REPO_ROOT, SITE_DIR
 from .export import export_tree
-SITE_SRC = REPO_ROOT / "site"
+SITE_SRC = SITE_DIR
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):

@@ -13,10 +13,11 @@ keeps a copy that tests/test_vocabulary.py compares with this one.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, Dict, Tuple
 
-SCHEMA = Path(__file__).resolve().parents[2] / "schema" / "adapter.schema.json"
+from .paths import SCHEMA_DIR
+
+SCHEMA = SCHEMA_DIR / "adapter.schema.json"
 
 
 def _load() -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Dict[str, Any]]]:

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .database import DATA_DIR
+from .paths import DATA_DIR
 from .export import export_tree
 
 Snapshot = Dict[str, Tuple[int, int]]

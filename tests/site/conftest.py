@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from uasdb.database import REPO_ROOT
+from uasdb.paths import REPO_ROOT
 
 from uasdb.sitebuild import LoopbackServer, build_site
 

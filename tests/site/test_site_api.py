@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from uasdb.database import REPO_ROOT, check
+from uasdb.database import check
+from uasdb.paths import REPO_ROOT
 from uasdb.export import API_SCHEMA_VERSION, export_tree
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"

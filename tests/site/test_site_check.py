@@ -7,12 +7,11 @@ import io
 import json
 import re
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from uasdb import probe
-from uasdb.database import REPO_ROOT
+from uasdb.paths import REPO_ROOT
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from playwright.sync_api import expect
 
-from uasdb.database import REPO_ROOT
+from uasdb.paths import REPO_ROOT
 
 pytestmark = pytest.mark.browser
 
