@@ -246,7 +246,9 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         },
         "evidence_classes": EVIDENCE_CLASSES,
         "verdict_tone": TONE,
-        "platforms": {name: {"label": spec["label"], "short": PLATFORM_SHORT[name], "hosts": list(spec["hosts"])}
+        # no_uas: none of the platform's hosts can use UAS (the schema's x-uasdb-hosts), so usb-storage is expected.
+        "platforms": {name: {"label": spec["label"], "short": PLATFORM_SHORT[name], "hosts": list(spec["hosts"]),
+                             "no_uas": bool(spec.get("no_uas_host"))}
                       for name, spec in PLATFORMS.items()},
         "platform_order": PLATFORM_ORDER,
         "host_labels": HOST_LABELS,

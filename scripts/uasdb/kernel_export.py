@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from .kernel_flags import FLAG_PLAIN, flag_text
+from .verdicts import QUIRKS_PARAM_MAX_CHARS
 from .reference import DriveDb, KernelEntry, KernelTable, RuntimeCheck, UsbIds, load_drivedb, load_kernel, load_usbids
 
 Span = Optional[Tuple[str, str]]
@@ -311,6 +312,8 @@ def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usb
         "letters": [{"letter": letter, "flag": flag, "drivers": letter_drivers(table, letter),
                      "plain": FLAG_PLAIN.get(flag)} for letter, flag in sorted(table.letters.items())],
         "user_entry_replaces": list(table.user_entry_replaces),
+        # The longest usb-storage.quirks= value usb.c accepts (verdicts.QUIRKS_PARAM_MAX_CHARS); the JS reads it here.
+        "quirks_value_max": QUIRKS_PARAM_MAX_CHARS,
         "runtime": [runtime_json(c, table, f"{c.vid}:{','.join(c.pids) or '*'}") for c in table.runtime],
         "entries": len(table.entries),
         "ids": len(table.ids()),

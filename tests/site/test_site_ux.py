@@ -203,7 +203,7 @@ def test_check_bare_id_says_what_the_paste_lacks(watched_page):
 
 @pytest.mark.parametrize("platform, reason", [
     ("pi4", "The paste does not say why"),
-    ("pi3", "Raspberry Pi 3 or older has no USB 3 host"),
+    ("pi3", "On Raspberry Pi 3 and older, there is no USB 3 host and so no UAS"),
 ])
 def test_check_explains_a_usb_storage_binding(watched_page, platform, reason):
     page = watched_page

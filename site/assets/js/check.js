@@ -2,7 +2,7 @@
 // quirks and a quirk line. Data: /api/v1/adapters.json, /api/v1/kernel.json and /api/v1/distributions.json,
 // fetched on the first check (and /api/v1/usbids.json when an ID no record has comes up).
 import { analysePaste, platformForHost, troubleFor, uasDetectDecision, TROUBLE_KINDS } from './check-core.js';
-import { builtinFor, buildLine, flagText, mergeEntries, preserveBuiltin, valueLength, QUIRKS_VALUE_MAX } from './quirks-core.js';
+import { builtinFor, buildLine, flagText, mergeEntries, preserveBuiltin, valueLength } from './quirks-core.js';
 import { adaptersById, badge, code, el, fillQuirkLine, loadApi, platformLabel, platforms, words } from './ui.js';
 import { wireCopyButton } from './copy.js';
 
@@ -190,10 +190,13 @@ function adapterItem(adapter, platform, base) {
 const names = (list, base) => list.map((a, i) => [i ? (i === list.length - 1 ? ' and ' : ', ') : '',
   el('a', { href: `${base.adapter}${a.id}/` }, a.name)]);
 
+// Platforms whose hosts cannot use UAS at all (the export's platforms[].no_uas, from the schema).
+const noUas = (platform) => Boolean(platforms[platform] && platforms[platform].no_uas);
+
 // Why a device is on usb-storage, from what the paste shows, the platform and what Linux does by itself.
 function whyUsbStorage(device, ctx, kernelInfo, userQuirk) {
   const { platform, kernel } = ctx;
-  if (platform === 'pi3') return ['A Raspberry Pi 3 or older has no USB 3 host and cannot use UAS: usb-storage is expected there.'];
+  if (noUas(platform)) return [`On ${platformLabel(platform)}, there is no USB 3 host and so no UAS: usb-storage is expected.`];
   if (device.offers_uas === false) {
     return ['Your ', code('lsusb -v'), ' shows no UAS interface (only Bulk-Only), so this unit can only use usb-storage.'];
   }
@@ -218,7 +221,7 @@ function flagsFor(device, matches, ctx, kernelInfo, found) {
   const userQuirk = found.quirks.find((q) => q.id === device.id);
   const works = matches.filter((a) => a.verdict.uas[platform].verdict === 'works');
   const needs = matches.filter((a) => ['works-with-quirk', 'broken'].includes(a.verdict.uas[platform].verdict));
-  if (device.driver === 'usb-storage' && works.length && platform !== 'pi3') {
+  if (device.driver === 'usb-storage' && works.length && !noUas(platform)) {
     const why = [];
     if (device.offers_uas === false) {
       why.push('But your ', code('lsusb -v'), ' shows no UAS interface at all, so this unit can only use usb-storage; ',
@@ -244,7 +247,7 @@ function flagsFor(device, matches, ctx, kernelInfo, found) {
       el('strong', {}, 'Your adapter is on usb-storage, but reports say it works with UAS'), ' on a ', where, ': ',
       names(works, base), '. ', why));
   }
-  if (device.driver === 'uas' && needs.length && platform !== 'pi3') {
+  if (device.driver === 'uas' && needs.length && !noUas(platform)) {
     const entries = needs.map((a) => a.verdict.quirk_line).filter(Boolean);
     const trouble = found.trouble.filter((e) => e.kind !== 'power');
     flags.push(el('li', { class: 'flag flag-needs-quirk', 'data-flag': 'uas-but-needs-quirk' },
@@ -267,10 +270,10 @@ function flagsFor(device, matches, ctx, kernelInfo, found) {
   if (device.driver === 'usb-storage' && !explained) {
     flags.push(el('li', { class: 'flag', 'data-flag': 'why-usb-storage' },
       el('strong', {}, 'Why usb-storage, not uas: '), whyUsbStorage(device, ctx, kernelInfo, userQuirk)));
-  } else if (device.storage && platform === 'pi3') {
-    flags.push(el('li', { class: 'flag' }, 'A Raspberry Pi 3 or older cannot use UAS at all: usb-storage is expected there.'));
+  } else if (device.storage && noUas(platform)) {
+    flags.push(el('li', { class: 'flag' }, `On ${platformLabel(platform)}, UAS is not available at all: usb-storage is expected.`));
   }
-  if (device.storage && device.speed === '480M' && platform !== 'pi3') {
+  if (device.storage && device.speed === '480M' && !noUas(platform)) {
     flags.push(el('li', { class: 'flag' }, 'It runs at 480M, USB 2 speed: a USB 3 adapter is then in a USB 2 port, behind a USB 2 hub or on a USB 2 cable.'));
   }
   return flags;
@@ -357,7 +360,7 @@ function render(text, found, detected, ctx) {
       el('p', { class: 'quirk-label', id: 'check-line-label' }, 'The quirk line reports give for these IDs. Use it only if your adapter has the trouble they describe: it trades speed for stability.'),
       el('div', { class: 'quirk-box' }, fillQuirkLine(el('code', { id: 'check-line', class: 'quirk-line' }), line),
         copyButton('check-line', 'check-line-label')),
-      valueLength(line) > QUIRKS_VALUE_MAX ? el('p', { class: 'warn' }, `Too long: the kernel accepts at most ${QUIRKS_VALUE_MAX} characters after usb-storage.quirks=.`) : null,
+      valueLength(line) > kernel.quirks_value_max ? el('p', { class: 'warn' }, `Too long: the kernel accepts at most ${kernel.quirks_value_max} characters after usb-storage.quirks=.`) : null,
       el('p', { class: 'quirk-where' }, 'Add it to the end of the single line in ', code('/boot/firmware/cmdline.txt'),
         ' (current Raspberry Pi OS) or ', code('/boot/cmdline.txt'), ' (before Bookworm), separated by a space, then reboot. ',
         el('a', { href: `${base.quirks}?entries=${entries.map((e) => `${e.id}:${e.letters}`).join(',')}` }, 'Change it in the quirk builder'), '.'));

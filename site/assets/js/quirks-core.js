@@ -4,9 +4,8 @@
 // of /api/v1/kernel.json. No DOM here.
 
 export const PREFIX = 'usb-storage.quirks=';
-// drivers/usb/storage/usb.c: `static char quirks[128]` filled by module_param_string; param_set_copystring()
-// refuses a value of 128 bytes or more (one byte is the terminating NUL), and then no entry applies at all.
-export const QUIRKS_VALUE_MAX = 127;
+// The longest value after usb-storage.quirks= that Linux accepts is kernel.quirks_value_max (127: usb.c keeps the
+// value in `static char quirks[128]` and refuses a longer one, and then no entry applies at all).
 
 // Python's sorted("".join(...)) on ASCII letters; duplicates dropped.
 const sortedLetters = (letters) => [...new Set(letters)].sort().join('');

@@ -1,7 +1,7 @@
 // /quirks/: the quirk builder. Pick adapters (from /api/v1/adapters.json) or type entries; the line, its
 // length against the kernel's limit, each letter's meaning and what an entry replaces of the kernel's own
 // flags (/api/v1/kernel.json) update as you go.
-import { buildLine, flagText, lettersTable, mergeEntries, parseEntries, preserveBuiltin, valueLength, QUIRKS_VALUE_MAX } from './quirks-core.js';
+import { buildLine, flagText, lettersTable, mergeEntries, parseEntries, preserveBuiltin, valueLength } from './quirks-core.js';
 import { code, el, fillQuirkLine, loadApi, words } from './ui.js';
 
 const form = document.querySelector('form[data-quirk-builder]');
@@ -110,10 +110,10 @@ async function init(form) {
     const line = buildLine(final);
     fillQuirkLine(lineBox, line);
     const size = valueLength(line);
-    length.replaceChildren(`${size} of ${QUIRKS_VALUE_MAX} characters the kernel accepts after `, code('usb-storage.quirks='), '.');
-    if (size > QUIRKS_VALUE_MAX) {
+    length.replaceChildren(`${size} of ${kernel.quirks_value_max} characters the kernel accepts after `, code('usb-storage.quirks='), '.');
+    if (size > kernel.quirks_value_max) {
       length.append(' ', el('strong', { class: 'warn', 'data-warning': 'too-long' },
-        `Too long by ${size - QUIRKS_VALUE_MAX}: Linux keeps this parameter in a 128-byte buffer and refuses a longer value, so none of these entries would apply. Leave out adapters you do not own.`));
+        `Too long by ${size - kernel.quirks_value_max}: Linux keeps this parameter in a 128-byte buffer and refuses a longer value, so none of these entries would apply. Leave out adapters you do not own.`));
     }
     length.dataset.length = String(size);
     notes.replaceChildren(...items);
