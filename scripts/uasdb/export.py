@@ -34,7 +34,7 @@ from .reference import load_usbids
 from .report_link import report_query
 from .linuxhw_export import add_popularity, add_wanted
 from .reference import load_linuxhw
-from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, PLATFORMS, TONE, VERDICT_SHORT,
+from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, ICON, PLATFORMS, TONE, VERDICT_SHORT,
                        VERDICT_TEXT, QUIRKS_PARAM_MAX_CHARS, adapter_verdict, combined_quirk_line, merge_quirk_entries,
                        quirk_line_fits, quirk_value_length, summary_line, usb_id_verdict)
 
@@ -246,6 +246,7 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         },
         "evidence_classes": EVIDENCE_CLASSES,
         "verdict_tone": TONE,
+        "tone_icon": ICON,
         # no_uas: none of the platform's hosts can use UAS (the schema's x-uasdb-hosts), so usb-storage is expected.
         "platforms": {name: {"label": spec["label"], "short": PLATFORM_SHORT[name], "hosts": list(spec["hosts"]),
                              "no_uas": bool(spec.get("no_uas_host"))}

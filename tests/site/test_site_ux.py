@@ -414,3 +414,17 @@ def test_adapter_table_names_the_vendor_when_the_product_name_does_not(watched_p
     named = next(a for a in site.export["adapters"] if a.get("vendor") and a["vendor_label"].lower() in a["name"].lower())
     cell = page.locator(f'table th[scope=row]:has(a[href="/adapters/{named["id"]}/"])').first
     assert cell.locator(".row-vendor").count() == 0
+
+
+def test_check_page_badges_match_the_adapter_page(watched_page):
+    """The check page draws verdict badges in JavaScript and adapter pages in the template; both take the words,
+    tone and icon from the export, so one adapter's Pi 4 badge reads the same in both places."""
+    page = watched_page
+    page.goto("/adapters/fixture-naughty-jms/")
+    row = page.locator("table.verdicts tr").filter(has=page.locator("th", has_text=re.compile(r"^Raspberry Pi 4$")))
+    on_page = row.locator('td[data-label="UAS"] .badge')
+    expected = (on_page.get_attribute("class"), on_page.inner_text())
+    check(page, "152d:0578", "pi4")
+    badge = page.locator('section.found[data-usb-id="152d:0578"] .matches .badge').first
+    assert (badge.get_attribute("class"), badge.inner_text()) == expected
+    assert badge.locator(".badge-icon").inner_text() in "✓!–✗?"
