@@ -15,7 +15,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .common import ProbeError
 
@@ -102,11 +102,28 @@ def _open_direct(path: str, flags: int) -> Tuple[int, bool]:
     return os.open(path, flags), False
 
 
+def _timed(path: str, flags: int, block: int, progress: Progress,
+           loop: Callable[[int, mmap.mmap], Tuple[int, float]], fill: bool = False) -> Tuple[float, int, bool]:
+    """Open `path` (O_DIRECT when allowed) with one page-aligned buffer of `block` bytes (random bytes when
+    `fill`), run `loop(fd, buffer)`, which returns the bytes moved and when it started timing, and close both
+    whatever happens. Returns MB/s, the bytes moved and whether O_DIRECT was used."""
+    fd, direct = _open_direct(path, flags)
+    buffer = _aligned_buffer(block)
+    if fill:
+        buffer.write(os.urandom(block))
+    try:
+        done, started = loop(fd, buffer)
+        elapsed = max(time.monotonic() - started, 1e-6)
+    finally:
+        os.close(fd)
+        buffer.close()
+    progress.finish(f"{done / elapsed / 1e6:.1f} MB/s")
+    return done / elapsed / 1e6, done, direct
+
+
 def own_sequential_read(path: str, size: int, progress: Progress, block: int = 1024 * 1024) -> Tuple[float, str]:
     """MB/s reading `size` bytes from the start of `path` in 1 MiB blocks."""
-    fd, direct = _open_direct(path, os.O_RDONLY)
-    buffer = _aligned_buffer(block)
-    try:
+    def loop(fd: int, buffer: mmap.mmap) -> Tuple[int, float]:
         end = min(size, os.lseek(fd, 0, os.SEEK_END))
         os.lseek(fd, 0, os.SEEK_SET)
         done, started = 0, time.monotonic()
@@ -116,25 +133,19 @@ def own_sequential_read(path: str, size: int, progress: Progress, block: int = 1
                 break
             done += got
             progress.update(done, end, started)
-        elapsed = max(time.monotonic() - started, 1e-6)
-    finally:
-        os.close(fd)
-        buffer.close()
-    progress.finish(f"{done / elapsed / 1e6:.1f} MB/s")
-    return done / elapsed / 1e6, f"uasdb probe reader, {block // 1024} KiB blocks, {done // (1024 * 1024)} MiB" + (", O_DIRECT" if direct else ", page cache not bypassed")
+        return done, started
+
+    speed, done, direct = _timed(path, os.O_RDONLY, block, progress, loop)
+    return speed, f"uasdb probe reader, {block // 1024} KiB blocks, {done // (1024 * 1024)} MiB" + (", O_DIRECT" if direct else ", page cache not bypassed")
 
 
 def own_random_io(path: str, span: int, seconds: float, progress: Progress, write: bool = False) -> Tuple[float, str]:
     """MB/s of 4 KiB reads (or writes) at random 4 KiB-aligned offsets within the first `span` bytes."""
     block = 4096
-    fd, direct = _open_direct(path, (os.O_RDWR | getattr(os, "O_NOFOLLOW", 0)) if write else os.O_RDONLY)
-    buffer = _aligned_buffer(block)
-    if write:
-        buffer.write(os.urandom(block))
     rng = random.Random(4096)
-    try:
-        span = min(span, os.lseek(fd, 0, os.SEEK_END))
-        blocks = max(span // block, 1)
+
+    def loop(fd: int, buffer: mmap.mmap) -> Tuple[int, float]:
+        blocks = max(min(span, os.lseek(fd, 0, os.SEEK_END)) // block, 1)
         done, started = 0, time.monotonic()
         while time.monotonic() - started < seconds:
             os.lseek(fd, rng.randrange(blocks) * block, os.SEEK_SET)
@@ -145,30 +156,24 @@ def own_random_io(path: str, span: int, seconds: float, progress: Progress, writ
             progress.update(done, None, started)
         if write:
             os.fsync(fd)
-        elapsed = max(time.monotonic() - started, 1e-6)
-    finally:
-        os.close(fd)
-        buffer.close()
-    progress.finish(f"{done / elapsed / 1e6:.1f} MB/s")
-    return done / elapsed / 1e6, f"uasdb probe, queue depth 1, {seconds:g} s" + (", O_DIRECT" if direct else ", page cache not bypassed")
+        return done, started
+
+    flags = (os.O_RDWR | getattr(os, "O_NOFOLLOW", 0)) if write else os.O_RDONLY
+    speed, _, direct = _timed(path, flags, block, progress, loop, fill=write)
+    return speed, f"uasdb probe, queue depth 1, {seconds:g} s" + (", O_DIRECT" if direct else ", page cache not bypassed")
 
 
 def own_sequential_write(path: str, size: int, progress: Progress, block: int = 1024 * 1024) -> Tuple[float, str]:
-    fd, direct = _open_direct(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
-    buffer = _aligned_buffer(block)
-    buffer.write(os.urandom(block))
-    try:
+    def loop(fd: int, buffer: mmap.mmap) -> Tuple[int, float]:
         done, started = 0, time.monotonic()
         while done < size:
             done += os.writev(fd, [buffer])
             progress.update(done, size, started)
         os.fsync(fd)
-        elapsed = max(time.monotonic() - started, 1e-6)
-    finally:
-        os.close(fd)
-        buffer.close()
-    progress.finish(f"{done / elapsed / 1e6:.1f} MB/s")
-    return done / elapsed / 1e6, f"uasdb probe writer, {block // 1024} KiB blocks, {size // (1024 * 1024)} MiB, fsync" + (", O_DIRECT" if direct else "")
+        return done, started
+
+    speed, _, direct = _timed(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, block, progress, loop, fill=True)
+    return speed, f"uasdb probe writer, {block // 1024} KiB blocks, {size // (1024 * 1024)} MiB, fsync" + (", O_DIRECT" if direct else "")
 
 
 def fio_run(args: List[str]) -> Optional[float]:
