@@ -319,6 +319,12 @@ def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usb
         "ids": len(table.ids()),
         "builtin": {key: [builtin_json(e, table) for e in table.entries_for(*key.split(":"))]
                     for key in sorted({e.usb_id for e in table.entries})},
+        # The same entries as group_entries words them on ID pages (flags by name, sources as file:line), so the
+        # check page only picks the groups that cover a pasted bcdDevice.
+        "groups": {key: [{**group, "flags": [f["name"] for f in group["flags"]],
+                          "sources": [f"{s['file']}:{s['line']}" for s in group["sources"]]}
+                         for group in group_entries([entry_json(e, table) for e in table.entries_for(*key.split(":"))])]
+                   for key in sorted({e.usb_id for e in table.entries})},
         "flag_plain": {flag: FLAG_PLAIN[flag] for flag in sorted(FLAG_PLAIN)},
     }
     site["usbids"] = {"version": usbids.version}

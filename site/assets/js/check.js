@@ -2,7 +2,7 @@
 // quirks and a quirk line. Data: /api/v1/adapters.json, /api/v1/kernel.json and /api/v1/distributions.json,
 // fetched on the first check (and /api/v1/usbids.json when an ID no record has comes up).
 import { analysePaste, platformForHost, troubleFor, uasDetectDecision, TROUBLE_KINDS } from './check-core.js';
-import { builtinFor, buildLine, flagText, mergeEntries, preserveBuiltin, valueLength } from './quirks-core.js';
+import { builtinFor, buildLine, flagText, mergeEntries, overlaps, preserveBuiltin, valueLength } from './quirks-core.js';
 import { adaptersById, badge, code, el, fillQuirkLine, loadApi, platformLabel, platforms, words } from './ui.js';
 import { wireCopyButton } from './copy.js';
 
@@ -119,26 +119,20 @@ function whenText(when, device) {
 // Sentences: what Linux does for this ID by itself (kernel.json), for the device's firmware when known.
 function kernelSentences(kernel, device) {
   const span = device.bcd_device ? [device.bcd_device, device.bcd_device] : null;
-  const { entries, conditional, runtime } = builtinFor(kernel, device.vid, device.pid, span);
+  const { runtime } = builtinFor(kernel, device.vid, device.pid, span);
   const v = kernel.version;
   const out = [];
   let runtimeIgnoresUas = false;
-  const groups = new Map();
-  for (const e of entries) {
-    if (!e.flags.length) continue;
-    const key = JSON.stringify([e.bcd, e.flags]);
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(e);
+  // The export groups the entries (kernel.json `groups`); only the ones covering the pasted firmware are shown.
+  const groups = (kernel.groups[device.id] || []).filter((g) => !span || overlaps(g.bcd, span));
+  for (const g of groups.filter((g) => g.condition === null)) {
+    const scope = g.every_bcd ? '' : ` (bcdDevice ${g.bcd.min === g.bcd.max ? g.bcd.min : `${g.bcd.min}–${g.bcd.max}`})`;
+    out.push([`Linux ${v} already applies to ${device.id}${scope}: `, words(g.flags.map((f) => flagText(kernel, f)).join(', ')),
+      ' ', el('span', { class: 'small' }, `[${g.sources.join(', ')}]`)]);
   }
-  for (const same of groups.values()) {
-    const e = same[0];
-    const scope = e.every_bcd ? '' : ` (bcdDevice ${e.bcd.min === e.bcd.max ? e.bcd.min : `${e.bcd.min}–${e.bcd.max}`})`;
-    out.push([`Linux ${v} already applies to ${device.id}${scope}: `, words(e.flags.map((f) => flagText(kernel, f)).join(', ')),
-      ' ', el('span', { class: 'small' }, `[${same.map((s) => s.source).join(', ')}]`)]);
-  }
-  for (const e of conditional) {
-    out.push([`When built with ${e.condition}, Linux ${v} applies to ${device.id}: `, words(e.flags.map((f) => flagText(kernel, f)).join(', ')),
-      ' ', el('span', { class: 'small' }, `[${e.source}]`)]);
+  for (const g of groups.filter((g) => g.condition !== null)) {
+    out.push([`When built with ${g.condition}, Linux ${v} applies to ${device.id}: `, words(g.flags.map((f) => flagText(kernel, f)).join(', ')),
+      ' ', el('span', { class: 'small' }, `[${g.sources.join(', ')}]`)]);
   }
   for (const c of runtime) {
     const flags = words(c.flags.map((f) => flagText(kernel, f.name)).join(', '));
@@ -173,7 +167,7 @@ function kernelSentences(kernel, device) {
       : `Linux ${v} has no built-in quirk for ${device.id}.`);
   }
   return { sentences: out,
-    ignoresUas: entries.some((e) => e.flags.includes('IGNORE_UAS') && (span || e.every_bcd)) ? 'table'
+    ignoresUas: groups.some((g) => g.condition === null && g.flags.includes('IGNORE_UAS') && (span || g.every_bcd)) ? 'table'
       : runtimeIgnoresUas ? 'device-test' : false };
 }
 

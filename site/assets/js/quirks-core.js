@@ -70,6 +70,8 @@ export function valueLength(line) {
 }
 
 const hex = (s) => parseInt(s, 16);
+// Whether a kernel entry's bcdDevice range ({min, max}) overlaps a [low, high] span.
+export const overlaps = (bcd, span) => hex(bcd.min) <= hex(span[1]) && hex(span[0]) <= hex(bcd.max);
 
 function runtimeMatches(check, vid, pid) {
   const [cvid, pids] = check.usb_id.split(':');
@@ -80,11 +82,10 @@ function runtimeMatches(check, vid, pid) {
 // [low, high] bcdDevice range, when given) and the uas-detect.h checks that match it.
 export function builtinFor(kernel, vid, pid, span = null) {
   const all = (kernel.builtin && kernel.builtin[`${vid}:${pid}`]) || [];
-  const conditional = all.filter((e) => e.condition !== null);
   let entries = all.filter((e) => e.condition === null);
-  if (span) entries = entries.filter((e) => hex(e.bcd.min) <= hex(span[1]) && hex(span[0]) <= hex(e.bcd.max));
+  if (span) entries = entries.filter((e) => overlaps(e.bcd, span));
   const runtime = (kernel.runtime || []).filter((c) => runtimeMatches(c, vid, pid));
-  return { entries, conditional, runtime };
+  return { entries, runtime };
 }
 
 const covers = (e, span) => hex(e.bcd.min) <= hex(span[0]) && hex(span[1]) <= hex(e.bcd.max);
