@@ -32,6 +32,19 @@ def test_js_preserving_entries_match_python_for_every_kernel_id(js_modules, site
     assert mismatches == []
 
 
+def test_js_merged_line_matches_python_for_the_naughty_entries(js_modules, site):
+    """mergeEntries() and buildLine() in quirks-core.js against verdicts.merge_quirk_entries(): the builder's line for
+    every naughty adapter at once, in several orders, is the export's combined line (letters united, IDs sorted)."""
+    from uasdb.verdicts import merge_quirk_entries
+    entries = [e for a in site.export["adapters"] for e in a["verdict"]["quirk_entries"]]
+    entries += ["152d:0578:t", "152d:0578:u", "174c:55aa:fu", "0bc2:2322:u"]   # an ID named twice, letters to unite
+    cases = [entries, list(reversed(entries)), sorted(entries, key=lambda e: e[::-1])]
+    got = js_modules.call("quirks-core.js", "args[0].map((list) => m.buildLine(m.mergeEntries(list.map((e) => "
+                          "({ id: e.slice(0, 9), letters: e.slice(10) }))).entries))", cases)
+    expected = "usb-storage.quirks=" + ",".join(f"{k}:{v}" for k, v in merge_quirk_entries(entries).items())
+    assert got == [expected] * len(cases)
+
+
 @pytest.mark.parametrize("typed, entries, problems", [
     ("152d:0578:u", [["152d:0578", "u"]], []),
     ("usb-storage.quirks=152D:0578:U,174c:55aa:tu", [["152d:0578", "u"], ["174c:55aa", "tu"]], []),
