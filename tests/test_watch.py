@@ -55,3 +55,26 @@ def test_an_edit_with_errors_keeps_the_last_good_data_and_reports_them(tree):
     record.write_text(record.read_text(encoding="utf-8").replace("kind_typo:", "kind:", 1), encoding="utf-8")
     assert refresh(out, [data]) == []  # fixed: the overlay goes away
     assert "serve_errors" not in json.loads((out / "site.json").read_text(encoding="utf-8"))
+
+
+def test_an_edit_rewrites_only_the_files_it_changes(tree):
+    """Hugo's server rebuilds on every file event: after one record's edit the watcher leaves the API files that
+    did not change untouched (same inode, same mtime), writes site.json in place, and drops files the export
+    no longer has."""
+    data, out = tree
+    assert refresh(out, [data]) == []
+    api = out / "static" / "api" / "v1"
+    files = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in api.rglob("*.json")}
+    site_inode = (out / "site.json").stat().st_ino
+    stale = api / "adapters" / "gone.json"
+    stale.write_text("{}", encoding="utf-8")
+    record = data / "adapters" / "fixture-naughty-jms.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("\nname: ", "\nname: Edited ", 1), encoding="utf-8")
+    assert refresh(out, [data]) == []
+    changed = {p for p, seen in files.items() if (p.stat().st_ino, p.stat().st_mtime_ns) != seen}
+    assert api / "adapters" / "fixture-naughty-jms.json" in changed
+    assert api / "kernel.json" not in changed and len(changed) < len(files) / 2
+    assert "Edited " in (api / "adapters" / "fixture-naughty-jms.json").read_text(encoding="utf-8")
+    assert (out / "site.json").stat().st_ino == site_inode
+    assert not stale.exists()
+    assert (out / "static" / "pagefind" / "pagefind.js").is_file()

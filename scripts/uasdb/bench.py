@@ -11,7 +11,8 @@ directory and measures, each as a separate process (wall time and peak memory vi
   pagefind        the search index
   hugo-floor      a bare Hugo build of the same number of trivial pages (reference: this generator's floor)
 and, on the largest size, time from the last keystroke to search results in Chromium and the bytes
-fetched for a first query; on the real site, page weights and Lighthouse scores (bench_site).
+fetched for a first query; on the real site, page weights and Lighthouse scores (bench_site), and how long a
+saved record takes to show on its page under `make serve` (bench_live).
 It prints one table, writes BENCHMARKS.md and an SVG plot of time against size. Targets are printed
 with the margin by which each is met or missed; nothing is asserted.
 """
@@ -214,7 +215,7 @@ def report(results: List[SizeResult], extra: Dict[str, object], command: str) ->
     for key, limit, unit, lower in (("search_ms", 300.0, " ms", True), ("search_kb", 150.0, " KB", True),
                                     ("adapter_page_kb", 30.0, " KB", True), ("home_page_kb", 30.0, " KB", True),
                                     ("naughty_page_kb", 30.0, " KB", True), ("buy_page_kb", 30.0, " KB", True),
-                                    ("check_page_kb", 30.0, " KB", True)):
+                                    ("check_page_kb", 30.0, " KB", True), ("live_edit_s", 1.0, " s", True)):
         if key in extra:
             targets.append(verdict_line(key.replace("_", " "), float(extra[key]), limit, unit, lower))
     for name, score in sorted((k, v) for k, v in extra.items() if k.startswith("lighthouse")):
@@ -259,6 +260,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         if not args.no_site and not args.no_browser:
             public = work / f"n{sizes[-1]}" / "public"
             extra.update(search_timing(public))
+            if not args.quick:
+                from .bench_live import measure_live_edit
+                print("measuring a live edit under make serve…", flush=True)
+                extra.update(measure_live_edit(REPO_ROOT / "data", work / "live"))
             if not args.quick and (REPO_ROOT / "public" / "index.html").exists():
                 from .bench_site import measure_real_site
                 extra.update(measure_real_site(REPO_ROOT / "public"))

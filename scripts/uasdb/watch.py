@@ -12,7 +12,6 @@ import argparse
 import contextlib
 import io
 import json
-import os
 import shutil
 import sys
 import tempfile
@@ -37,18 +36,31 @@ def snapshot(trees: Sequence[Path]) -> Snapshot:
     return seen
 
 
-def _replace(source: Path, target: Path) -> None:
-    if target.is_dir():
-        shutil.rmtree(target)
-    elif target.exists():
-        target.unlink()
-    shutil.move(str(source), str(target))
+def _sync(source: Path, target: Path) -> int:
+    """Make `target` hold what `source` holds, writing only files whose bytes differ and removing files `source`
+    no longer has. Hugo's server rebuilds on every file event, and one edited record changes a handful of the
+    API's files, so leaving the rest alone keeps a live edit quick. Returns how many files changed."""
+    changed = 0
+    if source.is_file():
+        data = source.read_bytes()
+        if not (target.is_file() and target.read_bytes() == data):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            changed += 1
+        return changed
+    for path in source.rglob("*"):
+        if path.is_file():
+            changed += _sync(path, target / path.relative_to(source))
+    for path in sorted(target.rglob("*"), reverse=True) if target.is_dir() else []:
+        if not (source / path.relative_to(target)).exists():
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+            changed += 1
+    return changed
 
 
-def _write_json_atomically(path: Path, payload) -> None:
-    scratch = path.with_suffix(".json.tmp")
-    scratch.write_text(json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
-    os.replace(scratch, path)
+def _write_json_in_place(path: Path, payload) -> None:
+    # In place, like site.json in refresh(): Hugo's server watches the file itself.
+    path.write_text(json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
 def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None) -> List[str]:
@@ -65,13 +77,15 @@ def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None) -> List[s
             if site_json.is_file():  # keep the last good data, and say what is wrong on every page
                 payload = json.loads(site_json.read_text(encoding="utf-8"))
                 payload["serve_errors"] = problems
-                _write_json_atomically(site_json, payload)
+                _write_json_in_place(site_json, payload)
             return problems or ["export refused the data (run `uasdb validate`)"]
         (out_dir / "static").mkdir(parents=True, exist_ok=True)
         for item in (fresh / "static").iterdir():
             if item.name != "pagefind":
-                _replace(item, out_dir / "static" / item.name)
-        os.replace(fresh / "site.json", out_dir / "site.json")
+                _sync(item, out_dir / "static" / item.name)
+        # Written in place, not renamed over: Hugo's server watches site.json itself, and a rename replaces the
+        # file it watches, so the change would wait for its next full rebuild.
+        _sync(fresh / "site.json", out_dir / "site.json")
     return []
 
 

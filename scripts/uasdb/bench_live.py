@@ -1,0 +1,106 @@
+"""How long a contributor waits, under `make serve`, between saving a record and seeing the change on its page.
+
+Runs what `make serve` runs on a copy of the records: the watcher (uasdb.watch, with the interval `make serve`
+uses) re-exporting into a staged site, and Hugo's server reading it. Then it edits one adapter's name, polls that
+adapter's page over HTTP until the new name is served, and puts the edit back. The figure is the median of a few
+edits, from the moment the file is written to the first response that shows it.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from .export import export_tree
+from .sitebuild import hugo_binary, stage_site
+
+SERVE_INTERVAL = 1.0   # seconds between the watcher's polls, as `make serve` runs it (uasdb.watch's default)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _get(url: str) -> Optional[str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode("utf-8", "replace")
+    except (urllib.error.URLError, OSError):
+        return None
+
+
+def _wait_for(url: str, text: str, timeout: float) -> Optional[float]:
+    """Seconds until the page at `url` contains `text`, polling every 20 ms; None on timeout."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        body = _get(url)
+        if body is not None and text in body:
+            return time.monotonic() - started
+        time.sleep(0.02)
+    return None
+
+
+def _renamed(source: str, marker: str) -> str:
+    """The record with `marker` appended to its top-level name (plain or double-quoted YAML scalar)."""
+    match = re.search(r'^name: (")?(.*?)(")?$', source, re.M)
+    if not match:
+        raise ValueError("no top-level `name:` line to edit")
+    quote = match.group(1) or ""
+    return source[:match.start()] + f"name: {quote}{match.group(2)} {marker}{match.group(3) or ''}" + source[match.end():]
+
+
+def measure_live_edit(data: Path, work: Path, edits: int = 3, interval: float = SERVE_INTERVAL) -> Dict[str, object]:
+    """Median seconds from saving an edited record to its page showing the edit, with `make serve`'s setup."""
+    data_copy = work / "data"
+    shutil.copytree(data, data_copy, ignore=shutil.ignore_patterns("*.md"))
+    site = stage_site(work)
+    generated = site / "data" / "generated"
+    if export_tree(generated, [data_copy]) is None:
+        raise RuntimeError("the export refused the records (run `uasdb validate`)")
+    record = sorted((data_copy / "adapters").glob("*.yaml"))[0]
+    adapter_id = record.stem
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/adapters/{adapter_id}/"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    log = open(work / "hugo-server.log", "w")   # kept with --keep: which rebuild showed the edit, and when
+    watcher = subprocess.Popen([sys.executable, "-m", "uasdb.watch", "--out", str(generated), "--data", str(data_copy),
+                                "--interval", str(interval)], **quiet)
+    server = subprocess.Popen([hugo_binary(), "server", "--source", str(site), "--bind", "127.0.0.1", "--port", str(port),
+                               "--disableFastRender", "--baseURL", f"http://127.0.0.1:{port}/"], stdout=log, stderr=log)
+    original = record.read_text(encoding="utf-8")
+    seconds: List[float] = []
+    try:
+        if _wait_for(url, adapter_id, timeout=300) is None:
+            raise RuntimeError(f"hugo server never served {url}")
+        time.sleep(interval * 2)   # let the watcher take its first snapshot
+        for n in range(edits):
+            marker = f"live-edit-{n}-{int(time.time())}"
+            record.write_text(_renamed(original, marker), encoding="utf-8")
+            waited = _wait_for(url, marker, timeout=120)
+            if waited is None:
+                raise RuntimeError(f"the edit never reached {url}")
+            seconds.append(waited)
+            record.write_text(original, encoding="utf-8")
+            time.sleep(interval * 2)
+    finally:
+        record.write_text(original, encoding="utf-8")
+        for process in (server, watcher):
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        log.close()
+    adapters = sum(1 for _ in (data_copy / "adapters").glob("*.yaml"))
+    return {"live_edit_s": round(statistics.median(seconds), 2), "live_edit_adapters": adapters,
+            "live_edit_runs": ", ".join(f"{s:.2f}" for s in seconds)}
