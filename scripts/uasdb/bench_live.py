@@ -7,6 +7,7 @@ edits, from the moment the file is written to the first response that shows it.
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import socket
@@ -21,8 +22,7 @@ from typing import Dict, List, Optional
 
 from .export import export_tree
 from .sitebuild import hugo_binary, stage_site
-
-SERVE_INTERVAL = 1.0   # seconds between the watcher's polls, as `make serve` runs it (uasdb.watch's default)
+from .watch import POLL_SECONDS as SERVE_INTERVAL   # the watcher's poll, as `make serve` runs it
 
 
 def _free_port() -> int:
@@ -61,6 +61,9 @@ def _renamed(source: str, marker: str) -> str:
 
 def measure_live_edit(data: Path, work: Path, edits: int = 3, interval: float = SERVE_INTERVAL) -> Dict[str, object]:
     """Median seconds from saving an edited record to its page showing the edit, with `make serve`'s setup."""
+    # In a checkout generated_at comes from the last commit touching data/ and stays put between edits; the copy
+    # is outside git, so pin it the same way, or every API file would change on every export.
+    os.environ.setdefault("SOURCE_DATE_EPOCH", str(int(time.time())))
     data_copy = work / "data"
     shutil.copytree(data, data_copy, ignore=shutil.ignore_patterns("*.md"))
     site = stage_site(work)

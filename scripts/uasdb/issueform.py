@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Dict, List, Tuple
 
-from .importers.common import write_generated
+from .importers.common import rewrite_generated
 from .paths import ISSUE_FORM
 from .vocabulary import HOSTS, SCHEMA
 
@@ -62,9 +61,4 @@ def with_options(form: str) -> str:
 
 def run_issue_form(path: Path, check_only: bool) -> int:
     """Rewrite `path` (or, with check_only, say whether it is stale) like every other generated file."""
-    try:
-        wanted = with_options(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        print(f"{path}: {exc}", file=sys.stderr)
-        return 1
-    return write_generated(path, wanted, check_only, "uasdb issue-form")
+    return rewrite_generated(path, with_options, check_only, "uasdb issue-form")

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 import yaml
 
@@ -108,6 +108,17 @@ def write_generated(out: Path, text: str, check: bool, command: str) -> int:
     out.write_text(text, encoding="utf-8")
     print(f"wrote {shown}")
     return 0
+
+
+def rewrite_generated(path: Path, transform: Callable[[str], str], check: bool, command: str) -> int:
+    """Like write_generated, for a hand-written file with a generated part: `transform` turns its current text
+    into the wanted text, or raises ValueError (said with the file's name) when it cannot find that part."""
+    try:
+        wanted = transform(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"{path}: {exc}", file=sys.stderr)
+        return 1
+    return write_generated(path, wanted, check, command)
 
 
 def _shown(path: Path) -> str:
