@@ -7,6 +7,7 @@ edits, from the moment the file is written to the first response that shows it.
 """
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import shutil
@@ -35,8 +36,8 @@ def _get(url: str) -> Optional[str]:
     try:
         with urllib.request.urlopen(url, timeout=5) as response:
             return response.read().decode("utf-8", "replace")
-    except (urllib.error.URLError, OSError):
-        return None
+    except (urllib.error.URLError, http.client.HTTPException, OSError):
+        return None   # not up yet, or the server rebuilt the page while sending it: ask again
 
 
 def _wait_for(url: str, text: str, timeout: float) -> Optional[float]:
