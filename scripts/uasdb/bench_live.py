@@ -63,8 +63,19 @@ def _renamed(source: str, marker: str) -> str:
 def measure_live_edit(data: Path, work: Path, edits: int = 3, interval: float = SERVE_INTERVAL) -> Dict[str, object]:
     """Median seconds from saving an edited record to its page showing the edit, with `make serve`'s setup."""
     # In a checkout generated_at comes from the last commit touching data/ and stays put between edits; the copy
-    # is outside git, so pin it the same way, or every API file would change on every export.
-    os.environ.setdefault("SOURCE_DATE_EPOCH", str(int(time.time())))
+    # is outside git, so pin it the same way (for the first export here and for the watcher), or every API file
+    # would change on every export. The caller's environment is put back afterwards.
+    pinned = "SOURCE_DATE_EPOCH" not in os.environ
+    if pinned:
+        os.environ["SOURCE_DATE_EPOCH"] = str(int(time.time()))
+    try:
+        return _measure(data, work, edits, interval)
+    finally:
+        if pinned:
+            del os.environ["SOURCE_DATE_EPOCH"]
+
+
+def _measure(data: Path, work: Path, edits: int, interval: float) -> Dict[str, object]:
     data_copy = work / "data"
     shutil.copytree(data, data_copy, ignore=shutil.ignore_patterns("*.md"))
     site = stage_site(work)

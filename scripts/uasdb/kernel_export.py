@@ -306,6 +306,7 @@ def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usb
     recorded = {key for key, slot in site["usb"].items() if slot["adapters"]}
     site["lists"]["kernel_only"] = sorted(uas_relevant_ids(table) - recorded)
 
+    by_id = {key: table.entries_for(*key.split(":")) for key in sorted({e.usb_id for e in table.entries})}
     site["kernel"] = {
         "version": table.version,
         "release": table.release,
@@ -317,14 +318,13 @@ def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usb
         "runtime": [runtime_json(c, table, f"{c.vid}:{','.join(c.pids) or '*'}") for c in table.runtime],
         "entries": len(table.entries),
         "ids": len(table.ids()),
-        "builtin": {key: [builtin_json(e, table) for e in table.entries_for(*key.split(":"))]
-                    for key in sorted({e.usb_id for e in table.entries})},
+        "builtin": {key: [builtin_json(e, table) for e in entries] for key, entries in by_id.items()},
         # The same entries as group_entries words them on ID pages (flags by name, sources as file:line), so the
         # check page only picks the groups that cover a pasted bcdDevice.
         "groups": {key: [{**group, "flags": [f["name"] for f in group["flags"]],
                           "sources": [f"{s['file']}:{s['line']}" for s in group["sources"]]}
-                         for group in group_entries([entry_json(e, table) for e in table.entries_for(*key.split(":"))])]
-                   for key in sorted({e.usb_id for e in table.entries})},
+                         for group in group_entries([entry_json(e, table) for e in entries])]
+                   for key, entries in by_id.items()},
         "flag_plain": {flag: FLAG_PLAIN[flag] for flag in sorted(FLAG_PLAIN)},
     }
     site["usbids"] = {"version": usbids.version}
