@@ -321,11 +321,15 @@ def buy_rankings(adapters: List[Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
                              "drive_label": a["drive_label"], "chipset_name": a.get("chipset_name"),
                              "uas": _lite(a["verdict"]["uas"][name]), "boot": _lite(a["verdict"]["boot"].get(name)),
                              "best_read": best_read(a, spec["hosts"]), "quirk_line": a["verdict"]["quirk_line"]})
+        for p in products:
+            # A flag per product, and the first three picks: the templates would otherwise test membership of a
+            # list for every row (quadratic at 10,000 adapters).
+            p["recommended"] = (p["uas"]["verdict"] == "works" and p["uas"]["confidence"] == "confirmed"
+                                and (not p["boot"] or p["boot"]["verdict"] in ("works", "untested")))
+        recommended = [p["id"] for p in products if p["recommended"]]
         result[name] = {"platform": name, "slug": BUY_SLUGS[name], "title": title, "label": spec["label"], "short": PLATFORM_SHORT[name],
-                        "pi": spec["pi"], "products": products,
-                        "recommended": [p["id"] for p in products if p["uas"]["verdict"] == "works"
-                                        and p["uas"]["confidence"] == "confirmed"
-                                        and (not p["boot"] or p["boot"]["verdict"] in ("works", "untested"))],
+                        "pi": spec["pi"], "products": products, "recommended": recommended,
+                        "top": [p for p in products if p["recommended"]][:3],
                         "untested_orderable": len(orderable) - len(tested)}
     return result
 
