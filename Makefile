@@ -95,7 +95,7 @@ serve: site
 	rm -rf site/data/generated/static/pagefind
 	cp -r public/pagefind site/data/generated/static/pagefind
 	$(PY) -m uasdb.watch --out site/data/generated & watcher=$$!; trap 'kill $$watcher 2>/dev/null' EXIT INT TERM; \
-	  cd site && $(HUGO) server --bind $(HOST) --port $(PORT) --disableFastRender
+	  cd site && $(HUGO) server --bind $(HOST) --port $(PORT)
 
 # Tests marked browser, reference or slow (pyproject.toml) need Chromium, the Debian packages, actionlint or Hugo;
 # `check` leaves them out and runs in seconds, `test` runs them all. Add UASDB_SCREENSHOTS=1 to keep full-page

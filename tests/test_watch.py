@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from uasdb.paths import REPO_ROOT
-from uasdb.watch import refresh, snapshot
+from uasdb.watch import State, refresh, snapshot
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "site-data"
 
@@ -81,3 +81,34 @@ def test_an_edit_rewrites_only_the_files_it_changes(tree, monkeypatch):
     assert (out / "site.json").stat().st_ino == site_inode
     assert not stale.exists()
     assert (out / "static" / "pagefind" / "pagefind.js").is_file()
+
+
+def test_the_watcher_parses_again_only_the_records_that_changed(tree, monkeypatch):
+    """With one State across refreshes (as `make serve` runs it), an edit costs the edited record's parse, not the
+    whole tree's, and the export is the same as a cold one."""
+    import uasdb.database as database
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    parsed = []
+    real = database._load_one
+    monkeypatch.setattr(database, "_load_one", lambda path: parsed.append(path.name) or real(path))
+    data, out = tree
+    state = State()
+    assert refresh(out, [data], state) == []
+    assert len(parsed) == len(list(data.rglob("*.yaml")))
+    first = (out / "site.json").read_text(encoding="utf-8")
+    parsed.clear()
+    assert refresh(out, [data], state) == []  # nothing changed: nothing parsed, and the cached records came
+    assert parsed == []                       # back untouched by the previous export
+    assert (out / "site.json").read_text(encoding="utf-8") == first
+    record = data / "adapters" / "fixture-nice-sata.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("Goodcase", "Greatcase", 1), encoding="utf-8")
+    assert refresh(out, [data], state) == []
+    assert parsed == ["fixture-nice-sata.yaml"]
+    assert "Greatcase" in names(out)["fixture-nice-sata"]
+    cold = out.parent / "cold"
+    assert refresh(cold, [data]) == []
+    assert (cold / "site.json").read_text(encoding="utf-8") == (out / "site.json").read_text(encoding="utf-8")
+    record.unlink()  # a removed record leaves the export and its API file goes
+    assert refresh(out, [data], state) == []
+    assert "fixture-nice-sata" not in names(out)
+    assert not (out / "static" / "api" / "v1" / "adapters" / "fixture-nice-sata.json").exists()

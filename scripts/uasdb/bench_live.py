@@ -91,7 +91,7 @@ def _measure(data: Path, work: Path, edits: int, interval: float) -> Dict[str, o
     watcher = subprocess.Popen([sys.executable, "-m", "uasdb.watch", "--out", str(generated), "--data", str(data_copy),
                                 "--interval", str(interval)], **quiet)
     server = subprocess.Popen([hugo_binary(), "server", "--source", str(site), "--bind", "127.0.0.1", "--port", str(port),
-                               "--disableFastRender", "--baseURL", f"http://127.0.0.1:{port}/"], stdout=log, stderr=log)
+                               "--baseURL", f"http://127.0.0.1:{port}/"], stdout=log, stderr=log)
     original = record.read_text(encoding="utf-8")
     seconds: List[float] = []
     try:

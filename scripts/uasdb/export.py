@@ -22,10 +22,10 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Collection, Dict, List, Optional, Sequence
+from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
 
 from .distribution_export import add_distributions
-from .database import KIND_DIRS, check, relative_to
+from .database import KIND_DIRS, LoadCache, check, relative_to
 from .paths import DATA_DIR, REPO_ROOT
 from . import probebuild
 from .kernel_export import add_reference
@@ -321,11 +321,15 @@ def buy_rankings(adapters: List[Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
                              "drive_label": a["drive_label"], "chipset_name": a.get("chipset_name"),
                              "uas": _lite(a["verdict"]["uas"][name]), "boot": _lite(a["verdict"]["boot"].get(name)),
                              "best_read": best_read(a, spec["hosts"]), "quirk_line": a["verdict"]["quirk_line"]})
+        for p in products:
+            # A flag per product, and the first three picks: the templates would otherwise test membership of a
+            # list for every row (quadratic at 10,000 adapters).
+            p["recommended"] = (p["uas"]["verdict"] == "works" and p["uas"]["confidence"] == "confirmed"
+                                and (not p["boot"] or p["boot"]["verdict"] in ("works", "untested")))
+        recommended = [p["id"] for p in products if p["recommended"]]
         result[name] = {"platform": name, "slug": BUY_SLUGS[name], "title": title, "label": spec["label"], "short": PLATFORM_SHORT[name],
-                        "pi": spec["pi"], "products": products,
-                        "recommended": [p["id"] for p in products if p["uas"]["verdict"] == "works"
-                                        and p["uas"]["confidence"] == "confirmed"
-                                        and (not p["boot"] or p["boot"]["verdict"] in ("works", "untested"))],
+                        "pi": spec["pi"], "products": products, "recommended": recommended,
+                        "top": [p for p in products if p["recommended"]][:3],
                         "untested_orderable": len(orderable) - len(tested)}
     return result
 
@@ -453,15 +457,6 @@ def _wrap(result: Any, generated_at: str) -> Dict[str, Any]:
     return {"schema_version": API_SCHEMA_VERSION, "generated_at": generated_at, "result": result}
 
 
-def _write_json(path: Path, payload: Any) -> None:
-    _write_text(path, _dumps(payload))
-
-
-def _write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text + "\n", encoding="utf-8")
-
-
 CSV_COLUMNS = ["id", "name", "vendor", "model", "kind", "drive_interface", "chipset", "usb_ids",
                "list", "pi4_uas", "pi4_boot", "pi5_uas", "pi3", "linux_uas", "macos_uas", "quirk_line", "reports"]
 
@@ -493,44 +488,58 @@ def _spliced(payload: Any, placeholder: str, encoded: str) -> str:
     return text.replace(quoted, encoded, 1)
 
 
-def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
-    if out_dir.exists():
-        shutil.rmtree(out_dir)
-    out_dir.mkdir(parents=True)
+def export_files(site: Dict[str, Any], generated_at: str) -> Dict[str, str]:
+    """Every file of the export as {path relative to OUT (posix): text}; `write` puts them on disk, and the watcher
+    behind `make serve` writes only the ones whose text changed since its last export."""
+    files: Dict[str, str] = {}
     site = dict(site, generated_at=generated_at)
     placeholder = "\u0000adapters\u0000"  # cannot occur in data: the loader refuses control characters
     encoded = {a["id"]: _dumps(a) for a in site["adapters"]}
     all_adapters = "[" + ",".join(encoded[a["id"]] for a in site["adapters"]) + "]"
-    _write_text(out_dir / "site.json", _spliced(dict(site, adapters=placeholder), placeholder, all_adapters))
-    api = out_dir / "static" / "api" / "v1"
-    _write_text(api / "adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, all_adapters))
+    files["site.json"] = _spliced(dict(site, adapters=placeholder), placeholder, all_adapters) + "\n"
+    api = "static/api/v1"
+
+    def add_json(path: str, payload: Any) -> None:
+        files[f"{api}/{path}"] = _dumps(payload) + "\n"
+
+    files[f"{api}/adapters.json"] = _spliced(_wrap(placeholder, generated_at), placeholder, all_adapters) + "\n"
     for adapter in site["adapters"]:
-        _write_text(api / "adapters" / f"{adapter['id']}.json",
-                    _spliced(_wrap(placeholder, generated_at), placeholder, encoded[adapter["id"]]))
-    _write_json(api / "chipsets.json", _wrap(site["chipsets"], generated_at))
+        files[f"{api}/adapters/{adapter['id']}.json"] = (
+            _spliced(_wrap(placeholder, generated_at), placeholder, encoded[adapter["id"]]) + "\n")
+    add_json("chipsets.json", _wrap(site["chipsets"], generated_at))
     adapters_by_id = {a["id"]: a for a in site["adapters"]}
     for key, slot in site["usb"].items():
         result = dict(slot, adapters=[{"id": i, "name": adapters_by_id[i]["name"], "verdict": adapters_by_id[i]["verdict"]}
                                       for i in slot["adapters"]])
-        _write_json(api / "usb" / slot["vid"] / f"{slot['pid']}.json", _wrap(result, generated_at))
-    _write_json(api / "lists.json", _wrap(site["lists"], generated_at))
-    _write_json(api / "kernel.json", _wrap(site["kernel"], generated_at))
-    _write_json(api / "wanted.json", _wrap({"source": site["linuxhw"], "wanted": site["lists"]["wanted"]}, generated_at))
-    _write_json(api / "distributions.json", _wrap({"distributions": site["distributions"],
-                                                   "by_usb_id": site["distribution_ids"]}, generated_at))
+        add_json(f"usb/{slot['vid']}/{slot['pid']}.json", _wrap(result, generated_at))
+    add_json("lists.json", _wrap(site["lists"], generated_at))
+    add_json("kernel.json", _wrap(site["kernel"], generated_at))
+    add_json("wanted.json", _wrap({"source": site["linuxhw"], "wanted": site["lists"]["wanted"]}, generated_at))
+    add_json("distributions.json", _wrap({"distributions": site["distributions"],
+                                          "by_usb_id": site["distribution_ids"]}, generated_at))
     # Names for IDs no record has: search and the check page fetch it only when such an ID comes up.
     usbids = load_usbids()
-    _write_json(api / "usbids.json", _wrap({"version": usbids.version, "vendors": usbids.vendors,
-                                            "products": usbids.products}, generated_at))
-    (out_dir / "static" / "adapters.csv").write_text(adapters_csv(site["adapters"]), encoding="utf-8")
+    add_json("usbids.json", _wrap({"version": usbids.version, "vendors": usbids.vendors,
+                                   "products": usbids.products}, generated_at))
+    files["static/adapters.csv"] = adapters_csv(site["adapters"])
     # The probe people download: uasdb/probe/ joined into one stand-alone file.
-    probebuild.write(out_dir / "static" / "probe.py")
+    files["static/probe.py"] = probebuild.bundle()
+    return files
 
 
-def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,
-                ignore_rules: Collection[str] = ()) -> Optional[Dict[str, Any]]:
-    """Check the record trees (default: data/) and write the export; None (and the problems on stderr) when
-    the data has errors. `ignore_rules` exists for tests that must publish deliberately unsafe text."""
+def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    for relative, text in export_files(site, generated_at).items():
+        path = out_dir / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection[str] = (),
+            cache: Optional[LoadCache] = None) -> Optional[Tuple[Dict[str, Any], str]]:
+    """Check the record trees (default: data/) and build the export: (site, generated_at), or None (and the
+    problems on stderr) when the data has errors. `cache` keeps unchanged files parsed between calls (the watcher)."""
     trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
     missing = [str(t) for t in trees if not t.is_dir()]
     if missing:
@@ -538,7 +547,7 @@ def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,
               file=sys.stderr)
         return None
     paths = [t / folder for t in trees for folder in KIND_DIRS.values() if (t / folder).is_dir()]
-    result = check(paths) if paths else check([])
+    result = check(paths, cache=cache) if paths else check([])
     errors = [p for p in result.errors if p.rule not in ignore_rules]
     if errors:
         for problem in errors:
@@ -546,8 +555,18 @@ def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,
         print(f"export refused: {len(errors)} error(s) in the data (run `uasdb validate`)", file=sys.stderr)
         return None
     pathspecs = [_repo_relative(str(t)) for t in trees]
-    site = build(result.records, pathspecs)
-    write(out_dir, site, _generated_at(pathspecs))
+    return build(result.records, pathspecs), _generated_at(pathspecs)
+
+
+def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,
+                ignore_rules: Collection[str] = ()) -> Optional[Dict[str, Any]]:
+    """Check the record trees (default: data/) and write the export; None (and the problems on stderr) when
+    the data has errors. `ignore_rules` exists for tests that must publish deliberately unsafe text."""
+    prepared = prepare(data_dirs, ignore_rules)
+    if prepared is None:
+        return None
+    site, generated_at = prepared
+    write(out_dir, site, generated_at)
     return site
 
 
