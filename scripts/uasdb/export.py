@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .distribution_export import add_distributions
 from .database import KIND_DIRS, LoadCache, check, relative_to
@@ -488,49 +488,50 @@ def _spliced(payload: Any, placeholder: str, encoded: str) -> str:
     return text.replace(quoted, encoded, 1)
 
 
-def export_files(site: Dict[str, Any], generated_at: str) -> Dict[str, str]:
-    """Every file of the export as {path relative to OUT (posix): text}; `write` puts them on disk, and the watcher
-    behind `make serve` writes only the ones whose text changed since its last export."""
-    files: Dict[str, str] = {}
+def export_files(site: Dict[str, Any], generated_at: str) -> Iterator[Tuple[str, str]]:
+    """Every file of the export as (path relative to OUT, posix; text), one at a time so no more than one file's
+    text is held at once (at 10,000 adapters they add up to several hundred MB). `write` puts them on disk; the
+    watcher behind `make serve` writes only the ones whose text changed since its last export."""
     site = dict(site, generated_at=generated_at)
     placeholder = "\u0000adapters\u0000"  # cannot occur in data: the loader refuses control characters
     encoded = {a["id"]: _dumps(a) for a in site["adapters"]}
     all_adapters = "[" + ",".join(encoded[a["id"]] for a in site["adapters"]) + "]"
-    files["site.json"] = _spliced(dict(site, adapters=placeholder), placeholder, all_adapters) + "\n"
+    yield "site.json", _spliced(dict(site, adapters=placeholder), placeholder, all_adapters) + "\n"
     api = "static/api/v1"
 
-    def add_json(path: str, payload: Any) -> None:
-        files[f"{api}/{path}"] = _dumps(payload) + "\n"
+    def as_json(path: str, payload: Any) -> Tuple[str, str]:
+        return f"{api}/{path}", _dumps(payload) + "\n"
 
-    files[f"{api}/adapters.json"] = _spliced(_wrap(placeholder, generated_at), placeholder, all_adapters) + "\n"
+    yield f"{api}/adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, all_adapters) + "\n"
+    del all_adapters
     for adapter in site["adapters"]:
-        files[f"{api}/adapters/{adapter['id']}.json"] = (
-            _spliced(_wrap(placeholder, generated_at), placeholder, encoded[adapter["id"]]) + "\n")
-    add_json("chipsets.json", _wrap(site["chipsets"], generated_at))
+        yield (f"{api}/adapters/{adapter['id']}.json",
+               _spliced(_wrap(placeholder, generated_at), placeholder, encoded[adapter["id"]]) + "\n")
+    del encoded
+    yield as_json("chipsets.json", _wrap(site["chipsets"], generated_at))
     adapters_by_id = {a["id"]: a for a in site["adapters"]}
     for key, slot in site["usb"].items():
         result = dict(slot, adapters=[{"id": i, "name": adapters_by_id[i]["name"], "verdict": adapters_by_id[i]["verdict"]}
                                       for i in slot["adapters"]])
-        add_json(f"usb/{slot['vid']}/{slot['pid']}.json", _wrap(result, generated_at))
-    add_json("lists.json", _wrap(site["lists"], generated_at))
-    add_json("kernel.json", _wrap(site["kernel"], generated_at))
-    add_json("wanted.json", _wrap({"source": site["linuxhw"], "wanted": site["lists"]["wanted"]}, generated_at))
-    add_json("distributions.json", _wrap({"distributions": site["distributions"],
-                                          "by_usb_id": site["distribution_ids"]}, generated_at))
+        yield as_json(f"usb/{slot['vid']}/{slot['pid']}.json", _wrap(result, generated_at))
+    yield as_json("lists.json", _wrap(site["lists"], generated_at))
+    yield as_json("kernel.json", _wrap(site["kernel"], generated_at))
+    yield as_json("wanted.json", _wrap({"source": site["linuxhw"], "wanted": site["lists"]["wanted"]}, generated_at))
+    yield as_json("distributions.json", _wrap({"distributions": site["distributions"],
+                                               "by_usb_id": site["distribution_ids"]}, generated_at))
     # Names for IDs no record has: search and the check page fetch it only when such an ID comes up.
     usbids = load_usbids()
-    add_json("usbids.json", _wrap({"version": usbids.version, "vendors": usbids.vendors,
-                                   "products": usbids.products}, generated_at))
-    files["static/adapters.csv"] = adapters_csv(site["adapters"])
+    yield as_json("usbids.json", _wrap({"version": usbids.version, "vendors": usbids.vendors,
+                                        "products": usbids.products}, generated_at))
+    yield "static/adapters.csv", adapters_csv(site["adapters"])
     # The probe people download: uasdb/probe/ joined into one stand-alone file.
-    files["static/probe.py"] = probebuild.bundle()
-    return files
+    yield "static/probe.py", probebuild.bundle()
 
 
 def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
     if out_dir.exists():
         shutil.rmtree(out_dir)
-    for relative, text in export_files(site, generated_at).items():
+    for relative, text in export_files(site, generated_at):
         path = out_dir / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")

@@ -17,7 +17,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .paths import DATA_DIR
 from .database import LoadCache
@@ -60,7 +60,7 @@ def _existing(out_dir: Path) -> Set[str]:
     return found
 
 
-def _sync(out_dir: Path, files: Dict[str, str], state: State) -> int:
+def _sync(out_dir: Path, files: Iterable[Tuple[str, str]], state: State) -> int:
     """Make OUT hold `files`, writing only those whose text differs from what is there and removing files the
     export no longer has. Hugo's server rebuilds on every file event, and one edited record changes a handful of
     the API's files, so leaving the rest alone keeps a live edit quick. Files are written in place (site.json
@@ -68,7 +68,9 @@ def _sync(out_dir: Path, files: Dict[str, str], state: State) -> int:
     many files changed."""
     changed = 0
     existing = _existing(out_dir)
-    for relative, text in files.items():
+    produced = set()
+    for relative, text in files:
+        produced.add(relative)
         path = out_dir / relative
         if relative in existing:
             known = state.written.get(relative)
@@ -81,7 +83,7 @@ def _sync(out_dir: Path, files: Dict[str, str], state: State) -> int:
         path.write_text(text, encoding="utf-8")
         state.written[relative] = text
         changed += 1
-    for relative in sorted(existing - set(files)):
+    for relative in sorted(existing - produced):
         (out_dir / relative).unlink()
         state.written.pop(relative, None)
         changed += 1

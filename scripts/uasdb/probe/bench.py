@@ -213,9 +213,9 @@ def run_benchmarks(plan: BenchPlan, progress_enabled: bool = True, use_tools: bo
     try:
         if plan.read_device:
             if fio:
-                add("seq-read", fio_run([f"--name=seq-read", f"--filename={plan.read_device}", "--readonly", "--rw=read",
+                add("seq-read", fio_run(["--name=seq-read", f"--filename={plan.read_device}", "--readonly", "--rw=read",
                                          "--bs=1M", f"--size={plan.size_mib}M", "--direct=1"]), "fio", f"bs=1M, {plan.size_mib} MiB, direct")
-                add("rand4k-read", fio_run([f"--name=rand4k-read", f"--filename={plan.read_device}", "--readonly", "--rw=randread",
+                add("rand4k-read", fio_run(["--name=rand4k-read", f"--filename={plan.read_device}", "--readonly", "--rw=randread",
                                             "--bs=4k", f"--size={plan.size_mib}M", "--direct=1", "--time_based",
                                             f"--runtime={plan.seconds:g}"]), "fio", "bs=4k, iodepth=1, direct")
             else:
@@ -234,10 +234,10 @@ def run_benchmarks(plan: BenchPlan, progress_enabled: bool = True, use_tools: bo
                 if not fio:
                     os.unlink(scratch)  # own_sequential_write creates it again, exclusively
                 if fio:
-                    add("seq-write", fio_run([f"--name=seq-write", f"--filename={scratch}", "--rw=write", "--bs=1M",
+                    add("seq-write", fio_run(["--name=seq-write", f"--filename={scratch}", "--rw=write", "--bs=1M",
                                               f"--size={plan.size_mib}M", "--direct=1", "--end_fsync=1"]), "fio",
                         f"bs=1M, {plan.size_mib} MiB file, direct")
-                    add("rand4k-write", fio_run([f"--name=rand4k-write", f"--filename={scratch}", "--rw=randwrite", "--bs=4k",
+                    add("rand4k-write", fio_run(["--name=rand4k-write", f"--filename={scratch}", "--rw=randwrite", "--bs=4k",
                                                  f"--size={plan.size_mib}M", "--direct=1", "--time_based",
                                                  f"--runtime={plan.seconds:g}", "--end_fsync=1"]), "fio", "bs=4k, iodepth=1, direct, file")
                 else:
