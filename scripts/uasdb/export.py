@@ -479,34 +479,40 @@ def _dumps(payload: Any) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
 
 
-def _spliced(payload: Any, placeholder: str, encoded: str) -> str:
-    """`payload` as JSON with the string `placeholder` replaced by already-encoded JSON: each adapter is
-    encoded once and reused in site.json, adapters.json and its own file (the export's largest cost)."""
+def _spliced(payload: Any, placeholder: str, encoded: List[str]) -> List[str]:
+    """`payload` as JSON, in pieces, with the string `placeholder` replaced by the pieces of already-encoded JSON:
+    each adapter is encoded once and reused in site.json, adapters.json and its own file (the export's largest
+    cost), and the big files are never joined into one string (their text is written piece by piece)."""
     text = _dumps(payload)
     quoted = _dumps(placeholder)
     assert text.count(quoted) == 1, "placeholder must occur exactly once"
-    return text.replace(quoted, encoded, 1)
+    before, after = text.split(quoted)
+    return [before, *encoded, after, "\n"]
 
 
-def export_files(site: Dict[str, Any], generated_at: str) -> Iterator[Tuple[str, str]]:
-    """Every file of the export as (path relative to OUT, posix; text), one at a time so no more than one file's
-    text is held at once (at 10,000 adapters they add up to several hundred MB). `write` puts them on disk; the
-    watcher behind `make serve` writes only the ones whose text changed since its last export."""
+def export_files(site: Dict[str, Any], generated_at: str) -> Iterator[Tuple[str, List[str]]]:
+    """Every file of the export as (path relative to OUT, posix; its text in pieces), one file at a time: at
+    10,000 adapters the files add up to several hundred MB, and site.json and adapters.json are written piece by
+    piece rather than joined. `write` puts them on disk; the watcher behind `make serve` writes only the ones
+    whose text changed since its last export."""
     site = dict(site, generated_at=generated_at)
     placeholder = "\u0000adapters\u0000"  # cannot occur in data: the loader refuses control characters
     encoded = {a["id"]: _dumps(a) for a in site["adapters"]}
-    all_adapters = "[" + ",".join(encoded[a["id"]] for a in site["adapters"]) + "]"
-    yield "site.json", _spliced(dict(site, adapters=placeholder), placeholder, all_adapters) + "\n"
+    all_adapters = ["["]
+    for n, adapter in enumerate(site["adapters"]):
+        all_adapters += [",", encoded[adapter["id"]]] if n else [encoded[adapter["id"]]]
+    all_adapters.append("]")
+    yield "site.json", _spliced(dict(site, adapters=placeholder), placeholder, all_adapters)
     api = "static/api/v1"
 
-    def as_json(path: str, payload: Any) -> Tuple[str, str]:
-        return f"{api}/{path}", _dumps(payload) + "\n"
+    def as_json(path: str, payload: Any) -> Tuple[str, List[str]]:
+        return f"{api}/{path}", [_dumps(payload), "\n"]
 
-    yield f"{api}/adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, all_adapters) + "\n"
+    yield f"{api}/adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, all_adapters)
     del all_adapters
     for adapter in site["adapters"]:
         yield (f"{api}/adapters/{adapter['id']}.json",
-               _spliced(_wrap(placeholder, generated_at), placeholder, encoded[adapter["id"]]) + "\n")
+               _spliced(_wrap(placeholder, generated_at), placeholder, [encoded[adapter["id"]]]))
     del encoded
     yield as_json("chipsets.json", _wrap(site["chipsets"], generated_at))
     adapters_by_id = {a["id"]: a for a in site["adapters"]}
@@ -523,18 +529,19 @@ def export_files(site: Dict[str, Any], generated_at: str) -> Iterator[Tuple[str,
     usbids = load_usbids()
     yield as_json("usbids.json", _wrap({"version": usbids.version, "vendors": usbids.vendors,
                                         "products": usbids.products}, generated_at))
-    yield "static/adapters.csv", adapters_csv(site["adapters"])
+    yield "static/adapters.csv", [adapters_csv(site["adapters"])]
     # The probe people download: uasdb/probe/ joined into one stand-alone file.
-    yield "static/probe.py", probebuild.bundle()
+    yield "static/probe.py", [probebuild.bundle()]
 
 
 def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
     if out_dir.exists():
         shutil.rmtree(out_dir)
-    for relative, text in export_files(site, generated_at):
+    for relative, parts in export_files(site, generated_at):
         path = out_dir / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        with path.open("w", encoding="utf-8") as out:
+            out.writelines(parts)
 
 
 def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection[str] = (),

@@ -60,7 +60,7 @@ def _existing(out_dir: Path) -> Set[str]:
     return found
 
 
-def _sync(out_dir: Path, files: Iterable[Tuple[str, str]], state: State) -> int:
+def _sync(out_dir: Path, files: Iterable[Tuple[str, List[str]]], state: State) -> int:
     """Make OUT hold `files`, writing only those whose text differs from what is there and removing files the
     export no longer has. Hugo's server rebuilds on every file event, and one edited record changes a handful of
     the API's files, so leaving the rest alone keeps a live edit quick. Files are written in place (site.json
@@ -69,7 +69,8 @@ def _sync(out_dir: Path, files: Iterable[Tuple[str, str]], state: State) -> int:
     changed = 0
     existing = _existing(out_dir)
     produced = set()
-    for relative, text in files:
+    for relative, parts in files:
+        text = "".join(parts)
         produced.add(relative)
         path = out_dir / relative
         if relative in existing:
