@@ -544,6 +544,11 @@ def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
             out.writelines(parts)
 
 
+def record_folders(trees: Sequence[Path]) -> List[Path]:
+    """The record folders (adapters/, chipsets/, distributions/) that exist in these data trees."""
+    return [Path(t) / folder for t in trees for folder in KIND_DIRS.values() if (Path(t) / folder).is_dir()]
+
+
 def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection[str] = (),
             cache: Optional[LoadCache] = None) -> Optional[Tuple[Dict[str, Any], str]]:
     """Check the record trees (default: data/) and build the export: (site, generated_at), or None (and the
@@ -554,7 +559,7 @@ def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection
         print(f"export: no such data folder: {', '.join(missing)} (give folders holding adapters/ and chipsets/)",
               file=sys.stderr)
         return None
-    paths = [t / folder for t in trees for folder in KIND_DIRS.values() if (t / folder).is_dir()]
+    paths = record_folders(trees)
     result = check(paths, cache=cache) if paths else check([])
     errors = [p for p in result.errors if p.rule not in ignore_rules]
     if errors:

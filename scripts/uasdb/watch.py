@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .paths import DATA_DIR
-from .database import LoadCache
-from .export import export_files, prepare
+from .database import LoadCache, discover
+from .export import export_files, prepare, record_folders
 
 Snapshot = Dict[str, Tuple[int, int]]
 # Seconds between polls. A snapshot of today's records takes about 5 ms; the watcher waits at least ten times as
@@ -121,8 +121,9 @@ def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECON
     trees = [Path(d) for d in data_dirs]
     last = snapshot(trees)
     state = State()
-    with contextlib.redirect_stderr(io.StringIO()):
-        prepare(trees, cache=state.cache)   # parse every record now, so the first edit costs only its own file
+    folders = record_folders(trees)
+    if folders:
+        state.cache.load(discover(folders))   # parse every record now, so the first edit costs only its own file
     print(f"watching {', '.join(str(t) for t in trees)} for changes (re-exports into {out_dir})", flush=True)
     took = 0.0
     while True:
