@@ -326,10 +326,9 @@ def buy_rankings(adapters: List[Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
             # list for every row (quadratic at 10,000 adapters).
             p["recommended"] = (p["uas"]["verdict"] == "works" and p["uas"]["confidence"] == "confirmed"
                                 and (not p["boot"] or p["boot"]["verdict"] in ("works", "untested")))
-        recommended = [p["id"] for p in products if p["recommended"]]
+        picks = [p for p in products if p["recommended"]]
         result[name] = {"platform": name, "slug": BUY_SLUGS[name], "title": title, "label": spec["label"], "short": PLATFORM_SHORT[name],
-                        "pi": spec["pi"], "products": products, "recommended": recommended,
-                        "top": [p for p in products if p["recommended"]][:3],
+                        "pi": spec["pi"], "products": products, "recommended": [p["id"] for p in picks], "top": picks[:3],
                         "untested_orderable": len(orderable) - len(tested)}
     return result
 

@@ -3,7 +3,8 @@
 The probe is a package so it can be read and tested in parts, but on a fresh Raspberry Pi it has to be one
 file that runs with nothing but Python 3.9's standard library. `bundle()` joins the modules in the order the
 package docstring gives (each imports only from modules before it), drops their package-relative imports,
-and gathers their standard-library imports at the top. The site build writes the result to /probe.py.
+and gathers their standard-library imports at the top. The export (export.export_files) publishes the result
+as /probe.py.
 """
 from __future__ import annotations
 
@@ -71,8 +72,3 @@ def bundle() -> str:
     head += [f"from {module} import {', '.join(sorted(names))}" for module, names in sorted(froms.items())]
     tail = 'if __name__ == "__main__":\n    sys.exit(main())\n'
     return "\n".join(head) + "\n\n\n" + "\n\n".join(bodies) + "\n\n" + tail
-
-
-def write(out: Path) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(bundle(), encoding="utf-8")
