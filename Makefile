@@ -85,7 +85,7 @@ export: venv
 site: export
 	rm -rf public
 	cd site && $(HUGO) --gc --minify --destination ../public --cleanDestinationDir $(if $(BASE_URL),--baseURL "$(BASE_URL)")
-	$(PY) -m pagefind --site public --output-subdir pagefind --silent
+	$(PY) -m uasdb.sitebuild index public
 	@echo "built public/ ($$(find public -type f | wc -l) files)"
 
 # Live reload for templates, CSS and data: a watcher (scripts/uasdb/watch.py) re-exports data/ into

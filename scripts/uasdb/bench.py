@@ -123,7 +123,7 @@ def measure_size(adapters: int, work: Path, with_site: bool) -> SizeResult:
     public = dataset / "public"
     result.steps["export"] = run_measured([PY, "-m", "uasdb", "export", "--data", str(data), "--out", str(site / "data" / "generated")], env=env)
     result.steps["hugo"] = run_measured([hugo_binary(), "--source", str(site), "--destination", str(public), "--minify", "--quiet"], env=env)
-    result.steps["pagefind"] = run_measured([PY, "-m", "pagefind", "--site", str(public), "--output-subdir", "pagefind", "--silent"], env=env)
+    result.steps["pagefind"] = run_measured(sitebuild.pagefind_command(public), env=env)
     result.pages = sum(1 for _ in public.rglob("*.html"))
     floor = floor_site(dataset / "floor", max(result.pages, 1))
     result.steps["hugo-floor"] = run_measured([hugo_binary(), "--source", str(floor), "--destination", str(dataset / "floor-public"), "--quiet"], env=env)

@@ -98,8 +98,29 @@ def build_site(workdir: Path, base_url: str, data_dirs: Optional[Sequence[Path]]
     public = workdir / "public"
     _run([str(hugo_binary()), "--quiet", "--gc", "--minify", "--baseURL", base_url + "/", "--destination", str(public),
           "--cleanDestinationDir"], cwd=site)
-    _run([sys.executable, "-m", "pagefind", "--site", str(public), "--output-subdir", "pagefind", "--silent"], cwd=workdir)
+    _run(pagefind_command(public), cwd=workdir)
     return public
+
+
+# Pages whose text Pagefind indexes: adapters, chipsets and what-to-buy pages. A USB ID page repeats its
+# products' text, so it stays out of the index (half the pages at 10,000 adapters, and the memory to parse them);
+# search.js answers a query that is a USB ID by asking the API for that ID's file and puts its page first.
+PAGEFIND_GLOB = "{adapters,buy,chipsets}/**/*.html"
+
+
+def pagefind_command(public: Path) -> list:
+    """The Pagefind run `make site`, the browser tests and `make bench` share."""
+    return [sys.executable, "-m", "pagefind", "--site", str(public), "--glob", PAGEFIND_GLOB,
+            "--output-subdir", "pagefind", "--silent"]
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """`python -m uasdb.sitebuild index PUBLIC`: build PUBLIC's search index (what `make site` runs)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 2 or args[0] != "index":
+        print("usage: python -m uasdb.sitebuild index PUBLIC", file=sys.stderr)
+        return 2
+    return subprocess.run(pagefind_command(Path(args[1]))).returncode
 
 
 def hugo_binary() -> Path:
@@ -112,3 +133,7 @@ def _run(command, cwd: Path) -> None:
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -3,6 +3,8 @@ filters narrow the results. Pagefind splits 152d:0578 into parts and joins them 
 0x152d 0x0578 or VID_152D&PID_0578; the pages index those spellings as text."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -20,7 +22,8 @@ JMS_PAGES = {"/usb/152d/0578/", "/adapters/fixture-naughty-jms/", "/adapters/fix
 
 
 @pytest.mark.parametrize("query", ["152d:0578", "152d0578", "0x152d 0x0578", "0x152d:0x0578", "152D:0578",
-                                   "VID_152D&PID_0578", "ID 152d:0578"])
+                                   "VID_152D&PID_0578", "ID 152d:0578",
+                                   "Bus 002 Device 003: ID 152d:0578 JMicron Technology Corp. JMS578 SATA 6Gb/s"])
 def test_every_usb_id_spelling_finds_the_id_and_its_products(watched_page, query):
     found = search(watched_page, query)
     assert found[0] == "/usb/152d/0578/"
@@ -82,3 +85,22 @@ def test_query_in_the_address_runs_the_search(watched_page):
     page.goto("/?q=152d0578")
     page.locator(".search-status").filter(has_text="result").wait_for()
     assert page.locator(".results li a.result-title").first.get_attribute("href") == "/usb/152d/0578/"
+
+
+def test_an_id_page_without_products_still_comes_first(watched_page):
+    page = watched_page
+    found = search(page, "03f0:070c")  # only Linux's own tables know this ID: it has a page, no product
+    assert found[0] == "/usb/03f0/070c/"
+    verdict = page.locator(".results li").first.locator(".result-verdict").inner_text()
+    assert verdict == "HP, Inc, Personal Media Drive. No product in uasdb reports this ID yet."  # usb.ids names it
+    assert page.locator(".search-id-note").is_hidden()
+    assert page.problems == []
+
+
+def test_the_index_holds_every_page_that_asks_for_it_and_no_id_page(site):
+    """Pagefind reads only the folders sitebuild.PAGEFIND_GLOB names: a page type that opts in elsewhere would
+    silently drop out of search. USB ID pages repeat their products' text, so none of them opts in."""
+    opted = [p for p in site.public.rglob("*.html") if "data-pagefind-body" in p.read_text(encoding="utf-8")]
+    assert opted and not [p for p in opted if "usb" in p.relative_to(site.public).parts]
+    entry = json.loads((site.public / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
+    assert sum(lang["page_count"] for lang in entry["languages"].values()) == len(opted)

@@ -17,11 +17,15 @@ function safeExcerpt(html) {
   return fragment;
 }
 
-// USB IDs are typed in many ways (152d:0578, 0x152d 0x0578, VID_152D&PID_0578); pages index each
-// spelling, and a query that looks like one is also searched in the canonical vid:pid form.
+// USB IDs are typed in many ways (152d:0578, 0x152d 0x0578, VID_152D&PID_0578) or pasted as a whole lsusb
+// line (Bus 002 Device 003: ID 152d:0578 JMicron…); adapter pages index each spelling, and a query that is one
+// is searched in the canonical vid:pid form, with the ID's own page put first.
 export function usbIdOf(q) {
-  const m = q.trim().toLowerCase().match(/^(?:vid_|0x)?([0-9a-f]{4})(?:[\s:&_\-.]*(?:pid_|0x)?|)([0-9a-f]{4})$/);
-  return m ? `${m[1]}:${m[2]}` : null;
+  const text = q.trim().toLowerCase();
+  const m = text.match(/^(?:id\s+)?(?:vid_|0x)?([0-9a-f]{4})(?:[\s:&_\-.]*(?:pid_|0x)?|)([0-9a-f]{4})$/);
+  if (m) return `${m[1]}:${m[2]}`;
+  const line = text.match(/\bid ([0-9a-f]{4}):([0-9a-f]{4})\b/);
+  return line ? `${line[1]}:${line[2]}` : null;
 }
 function normaliseQuery(q) {
   return usbIdOf(q) || q;
@@ -113,14 +117,14 @@ export function initSearch(form) {
     if (search === null || mine !== generation) return;
     const pending = search.results.slice(0, 20).map((r) => r.data());
     if (usbId) {
-      // An ID's own page goes first when it has one; otherwise say plainly that no product reports the ID.
-      const exact = `${form.dataset.usbBase}${usbId.replace(':', '/')}/`;
-      const items = await Promise.all(pending);
+      // An ID's own page goes first when it has one (filters narrow the adapters, so then it is left out);
+      // otherwise say plainly that no product reports the ID.
+      const [items, own] = await Promise.all([Promise.all(pending), idResult(usbId)]);
       if (mine !== generation) return;
-      const ranked = [...items].sort((a, b) => (b.url === exact) - (a.url === exact));
-      if (ranked.length && ranked[0].url === exact) idNote.hidden = true;
+      if (own) idNote.hidden = true;
       else noExactMatch(usbId, mine);
-      render(ranked, search.results.length);
+      const first = own && Object.keys(filters).length === 0 ? [own] : [];
+      render([...first, ...items], search.results.length + first.length);
       return;
     }
     idNote.hidden = true;
@@ -132,6 +136,25 @@ export function initSearch(form) {
     const top = await Promise.all(pending);
     if (mine !== generation) return;
     render(top, search.results.length);
+  }
+
+  // USB ID pages are not in the search index (they repeat their products' text): whether an ID has a page,
+  // and what to show for it, comes from the ID's API file, which exists exactly when the page does.
+  async function idResult(usbId) {
+    const [vid, pid] = usbId.split(':');
+    try {
+      const response = await fetch(`${form.dataset.usbApi}${vid}/${pid}.json`);
+      if (!response.ok) return null;
+      const id = (await response.json()).result;
+      const n = id.adapters.length;
+      const named = id.usbids ? [id.usbids.vendor, id.usbids.product].filter(Boolean).join(', ') : '';
+      const reports = n ? `${n} product${n === 1 ? '' : 's'} in uasdb report${n === 1 ? 's' : ''} this ID.`
+        : 'No product in uasdb reports this ID yet.';
+      return { url: `${form.dataset.usbBase}${vid}/${pid}/`, excerpt: (id.linuxhw && id.linuxhw.sentence) || '',
+               meta: { title: `USB ID ${usbId}`, type: 'USB ID', verdict: named ? `${named}. ${reports}` : reports } };
+    } catch {
+      return null;
+    }
   }
 
   let vendors = null;
