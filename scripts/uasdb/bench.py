@@ -11,8 +11,9 @@ directory and measures, each as a separate process (wall time and peak memory vi
   pagefind        the search index
   hugo-floor      a bare Hugo build of the same number of trivial pages (reference: this generator's floor)
 and, on the largest size, time from the last keystroke to search results in Chromium and the bytes
-fetched for a first query; on the real site, page weights and Lighthouse scores (bench_site), and how long a
-saved record takes to show on its page under `make serve` (bench_live).
+fetched for a first query, how long a saved record takes to show on its page under `make serve` (bench_live),
+and profiles of the export (cProfile) and Hugo (--templateMetrics); on the real site, page weights, Lighthouse
+scores (bench_site) and the same live edit.
 It prints one table, writes BENCHMARKS.md and an SVG plot of time against size. Targets are printed
 with the margin by which each is met or missed; nothing is asserted.
 """
@@ -20,8 +21,10 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -53,6 +56,7 @@ class SizeResult:
     adapters: int
     pages: int = 0
     steps: Dict[str, Measure] = field(default_factory=dict)
+    sizes: Dict[str, float] = field(default_factory=dict)   # MB of what the steps read and wrote
 
 
 def run_measured(cmd: Sequence[str], cwd: Optional[Path] = None, env: Optional[dict] = None) -> Measure:
@@ -125,9 +129,51 @@ def measure_size(adapters: int, work: Path, with_site: bool) -> SizeResult:
     result.steps["hugo"] = run_measured([hugo_binary(), "--source", str(site), "--destination", str(public), "--minify", "--quiet"], env=env)
     result.steps["pagefind"] = run_measured(sitebuild.pagefind_command(public), env=env)
     result.pages = sum(1 for _ in public.rglob("*.html"))
+    result.sizes["site_json_mb"] = (site / "data" / "generated" / "site.json").stat().st_size / 1e6
+    entry = json.loads((public / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
+    result.sizes["indexed_pages"] = sum(lang["page_count"] for lang in entry["languages"].values())
+    result.sizes["index_mb"] = sum(p.stat().st_size for p in (public / "pagefind").rglob("*") if p.is_file()) / 1e6
     floor = floor_site(dataset / "floor", max(result.pages, 1))
     result.steps["hugo-floor"] = run_measured([hugo_binary(), "--source", str(floor), "--destination", str(dataset / "floor-public"), "--quiet"], env=env)
     return result
+
+
+def profile_stages(dataset: Path, top: int = 8) -> Dict[str, List[str]]:
+    """What limits the export and Hugo at this size, as Markdown table rows: the export under cProfile (the
+    functions of uasdb with the most cumulative time) and Hugo's --templateMetrics (the templates with the most
+    cumulative time, summed over its worker threads). Separate runs, so the timed steps are not slowed."""
+    import pstats
+    env = _env()
+    site = dataset / "site"
+    scratch = dataset / "profile"
+    scratch.mkdir(exist_ok=True)
+    stats_file = scratch / "export.prof"
+    subprocess.run([PY, "-m", "cProfile", "-o", str(stats_file), "-m", "uasdb", "export", "--data", str(dataset / "data"),
+                    "--out", str(scratch / "generated")], env=env, check=True, stdout=subprocess.DEVNULL)
+    stats = pstats.Stats(str(stats_file))
+    total = max(stats.total_tt, 1e-9)
+    rows = []
+    for (filename, line, name), (_cc, calls, _tt, cumulative, _callers) in sorted(
+            stats.stats.items(), key=lambda item: -item[1][3]):
+        if "/uasdb/" not in filename or name in ("<module>", "main", "cmd_export", "run_export", "export_tree"):
+            continue
+        where = f"{Path(filename).name}:{line} {name}"
+        rows.append(f"| `{where}` | {calls} | {cumulative:.2f} | {100 * cumulative / total:.0f}% |")
+        if len(rows) == top:
+            break
+    metrics = subprocess.run([hugo_binary(), "--source", str(site), "--destination", str(scratch / "public"), "--minify",
+                              "--templateMetrics"], env=env, capture_output=True, text=True, check=True).stdout
+    templates = []
+    for line in metrics.splitlines():
+        m = re.match(r"\s*([\d.]+)\s*(µs|ms|s)\s+([\d.]+)\s*(µs|ms|s)\s+([\d.]+)\s*(µs|ms|s)\s+(\d+)\s+(\S+)$", line)
+        if m:
+            scale = {"µs": 1e-6, "ms": 1e-3, "s": 1.0}
+            cumulative = float(m.group(1)) * scale[m.group(2)]
+            average = float(m.group(3)) * scale[m.group(4)]
+            templates.append(f"| `{m.group(8)}` | {m.group(7)} | {cumulative:.2f} | {average * 1000:.2f} |")
+        if len(templates) == top:
+            break
+    return {"export": rows, "hugo": templates}
 
 
 def search_timing(public: Path) -> Dict[str, float]:
@@ -180,7 +226,29 @@ def verdict_line(name: str, value: Optional[float], limit: float, unit: str, low
     return f"- {name}: {value:.2f}{unit} (target {'≤' if lower_is_better else '≥'} {limit}{unit}) — {word} by {abs(margin):.2f}{unit}"
 
 
-def report(results: List[SizeResult], extra: Dict[str, object], command: str) -> str:
+def limits_section(largest: SizeResult, profiles: Dict[str, List[str]]) -> str:
+    """Per stage of the build, what the profiles say it spends its time on, with the sizes it works through."""
+    n = largest.adapters
+    parts = ["\n## What limits the build\n"]
+    if largest.sizes:
+        parts.append(f"At {n} adapters the export writes a site.json of {largest.sizes['site_json_mb']:.0f} MB: every "
+                     "adapter with its verdicts, reports and chart data. The export holds all of it, and Hugo parses all "
+                     "of it before the first page renders, so both peaks grow with this file. Pagefind indexes "
+                     f"{largest.sizes['indexed_pages']:.0f} of {largest.pages} pages (adapters, chipsets, what to buy; "
+                     f"USB ID pages repeat their products' text and stay out) into {largest.sizes['index_mb']:.0f} MB.\n")
+    if profiles.get("export"):
+        parts.append(f"\nExport at {n} adapters under cProfile (its own functions with the most cumulative time; "
+                     "the profiler slows every call, so read the shares, not the seconds):\n\n"
+                     "| function | calls | cumulative s | share |\n|---|---:|---:|---:|\n" + "\n".join(profiles["export"]) + "\n")
+    if profiles.get("hugo"):
+        parts.append(f"\nHugo at {n} adapters, `--templateMetrics` (cumulative time is summed over Hugo's worker "
+                     "threads):\n\n| template | calls | cumulative s | average ms |\n|---|---:|---:|---:|\n"
+                     + "\n".join(profiles["hugo"]) + "\n")
+    return "".join(parts)
+
+
+def report(results: List[SizeResult], extra: Dict[str, object], command: str,
+           profiles: Optional[Dict[str, List[str]]] = None) -> str:
     steps = STEPS
     lines = ["| adapters | pages | " + " | ".join(f"{s} s (MiB)" for s in steps) + " | validate ÷ check-jsonschema | validate ÷ parse-yaml | build ÷ floor |",
              "|---:|---:|" + "---:|" * len(steps) + "---:|---:|---:|"]
@@ -215,7 +283,8 @@ def report(results: List[SizeResult], extra: Dict[str, object], command: str) ->
     for key, limit, unit, lower in (("search_ms", 300.0, " ms", True), ("search_kb", 150.0, " KB", True),
                                     ("adapter_page_kb", 30.0, " KB", True), ("home_page_kb", 30.0, " KB", True),
                                     ("naughty_page_kb", 30.0, " KB", True), ("buy_page_kb", 30.0, " KB", True),
-                                    ("check_page_kb", 30.0, " KB", True), ("live_edit_s", 1.0, " s", True)):
+                                    ("check_page_kb", 30.0, " KB", True), ("live_edit_s", 1.0, " s", True),
+                                    ("live_edit_large_s", 3.0, " s", True)):
         if key in extra:
             targets.append(verdict_line(key.replace("_", " "), float(extra[key]), limit, unit, lower))
     for name, score in sorted((k, v) for k, v in extra.items() if k.startswith("lighthouse")):
@@ -235,6 +304,7 @@ def report(results: List[SizeResult], extra: Dict[str, object], command: str) ->
             + (f"\nEach stage against the bare-Hugo floor at {largest.adapters}: {', '.join(stage_ratios)}.\n" if stage_ratios else "")
             + (f"\nValidation takes {parse_ratio:.1f}× the time it takes just to parse the same YAML with libyaml.\n" if parse_ratio else "")
             + "\n## Targets\n\n" + "\n".join(targets) + "\n"
+            + (limits_section(largest, profiles or {}) if largest.pages else "")
             + (f"\n## Other figures\n\n{other}\n" if other else "") + "\n![time against dataset size](benchmarks.svg)\n")
 
 
@@ -264,11 +334,19 @@ def main(argv: Optional[List[str]] = None) -> int:
                 from .bench_live import measure_live_edit
                 print("measuring a live edit under make serve…", flush=True)
                 extra.update(measure_live_edit(REPO_ROOT / "data", work / "live"))
+                print(f"measuring a live edit under make serve at {sizes[-1]} adapters…", flush=True)
+                large = measure_live_edit(work / f"n{sizes[-1]}" / "data", work / "live-large", edits=2)
+                extra.update({"live_edit_large_s": large["live_edit_s"], "live_edit_large_adapters": large["live_edit_adapters"],
+                              "live_edit_large_runs": large["live_edit_runs"]})
             if not args.quick and (REPO_ROOT / "public" / "index.html").exists():
                 from .bench_site import measure_real_site
                 extra.update(measure_real_site(REPO_ROOT / "public"))
+        profiles: Dict[str, List[str]] = {}
+        if not args.no_site:
+            print(f"profiling the export and Hugo at {sizes[-1]} adapters…", flush=True)
+            profiles = profile_stages(work / f"n{sizes[-1]}")
         command = "make bench" + (" (quick)" if args.quick else "")
-        text = report(results, extra, command)
+        text = report(results, extra, command, profiles)
         print(text)
         out = Path(args.out)
         out.write_text(text, encoding="utf-8")
