@@ -24,5 +24,9 @@ def test_quick_benchmark_runs_and_writes_its_report(tmp_path):
     # Every stage is set against the floor, and memory is judged per step, as the scale targets are stated.
     assert "Each stage against the bare-Hugo floor at 60: export" in text and "peak memory of pagefind at 60" in text
     assert "the time it takes just to parse the same YAML" in text
+    # What limits each stage, from profiles taken in the same run: the export's functions and Hugo's templates.
+    limits = text.split("## What limits the build", 1)[1]
+    assert "site.json of" in limits and "Pagefind indexes" in limits
+    assert "| `export.py:" in limits and "| `adapters/page.html` | 60 |" in limits
     svg = (tmp_path / "benchmarks.svg").read_text()
     assert svg.startswith("<svg") and svg.count("<polyline") == 7

@@ -170,7 +170,8 @@ def profile_stages(dataset: Path, top: int = 8) -> Dict[str, List[str]]:
             scale = {"µs": 1e-6, "ms": 1e-3, "s": 1.0}
             cumulative = float(m.group(1)) * scale[m.group(2)]
             average = float(m.group(3)) * scale[m.group(4)]
-            templates.append(f"| `{m.group(8)}` | {m.group(7)} | {cumulative:.2f} | {average * 1000:.2f} |")
+            longest = float(m.group(5)) * scale[m.group(6)]
+            templates.append(f"| `{m.group(8)}` | {m.group(7)} | {cumulative:.2f} | {average * 1000:.2f} | {longest * 1000:.0f} |")
         if len(templates) == top:
             break
     return {"export": rows, "hugo": templates}
@@ -229,7 +230,7 @@ def verdict_line(name: str, value: Optional[float], limit: float, unit: str, low
 def limits_section(largest: SizeResult, profiles: Dict[str, List[str]]) -> str:
     """Per stage of the build, what the profiles say it spends its time on, with the sizes it works through."""
     n = largest.adapters
-    parts = ["\n## What limits the build\n"]
+    parts = ["\n## What limits the build\n\n"]
     if largest.sizes:
         parts.append(f"At {n} adapters the export writes a site.json of {largest.sizes['site_json_mb']:.0f} MB: every "
                      "adapter with its verdicts, reports and chart data. The export holds all of it, and Hugo parses all "
@@ -242,7 +243,8 @@ def limits_section(largest: SizeResult, profiles: Dict[str, List[str]]) -> str:
                      "| function | calls | cumulative s | share |\n|---|---:|---:|---:|\n" + "\n".join(profiles["export"]) + "\n")
     if profiles.get("hugo"):
         parts.append(f"\nHugo at {n} adapters, `--templateMetrics` (cumulative time is summed over Hugo's worker "
-                     "threads):\n\n| template | calls | cumulative s | average ms |\n|---|---:|---:|---:|\n"
+                     "threads; the longest call of `data/site.html` includes parsing site.json):\n\n"
+                     "| template | calls | cumulative s | average ms | longest ms |\n|---|---:|---:|---:|---:|\n"
                      + "\n".join(profiles["hugo"]) + "\n")
     return "".join(parts)
 
