@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from uasdb.export import SUMMARY_PLATFORMS, chipset_platform_summary, vendor_display_names
+from uasdb.export import SUMMARY_PLATFORMS, chipset_platform_summary, usb_summary, vendor_display_names
 
 
 def verdicts(*words_per_adapter):
@@ -36,3 +36,30 @@ def test_summary_counts_and_words(adapters, platform, text, tone):
 ])
 def test_vendor_spellings_collapse_to_one_name(vendors, expected):
     assert vendor_display_names(vendors) == expected
+
+
+# USB ID pages (and the search result for an ID) open with one sentence on what the database knows of the ID.
+def _slot(adapters=0, chipsets=(), kernel=None, runtime=None):
+    return {"adapters": [f"a{i}" for i in range(adapters)], "chipsets": list(chipsets), "kernel": kernel or [],
+            "kernel_runtime": runtime or []}
+
+
+def _entry(*flags, condition=None):
+    return {"flags": [{"name": f} for f in flags], "condition": condition}
+
+
+@pytest.mark.parametrize("slot, text", [
+    (_slot(1, ["jms578"]), "1 product in the database reports this ID; bridge chip: JMicron JMS578. "
+                           "Several products often share one ID, so check the product too."),
+    (_slot(3), "3 products in the database report this ID. Several products often share one ID, so check the product too."),
+    (_slot(0, ["jms578"]), "No product in the database reports this ID yet; bridge chip: JMicron JMS578."),
+    (_slot(), "No product in the database reports this ID yet."),
+    # Flags under a build condition are not what Linux does by itself; a flag set by two entries is named once.
+    (_slot(kernel=[_entry("IGNORE_UAS"), _entry("NO_REPORT_OPCODES", condition="CONFIG_X"), _entry("IGNORE_UAS")]),
+     "No product in the database reports this ID yet. Linux 6.12 lists it in its own tables and sets IGNORE_UAS "
+     "for it by itself."),
+    (_slot(kernel=[_entry()]), "No product in the database reports this ID yet. Linux 6.12 lists it in its own "
+                               "tables, without quirk flags."),
+])
+def test_usb_id_summary(slot, text):
+    assert usb_summary(slot, {"jms578": "JMicron JMS578"}, "6.12") == text

@@ -268,9 +268,12 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
     shown = site["lists"].get("naughty_quirk_line_preserving_builtin") or site["lists"]["naughty_quirk_line"]
     site["lists"]["naughty_quirk_line_length"] = quirk_value_length(shown)
     site["lists"]["naughty_quirk_line_fits"] = quirk_line_fits(shown)
+    chipset_names = {c["id"]: c["name"] for c in site["chipsets"]}
+    kernel_version = (site.get("kernel") or {}).get("version")
     for key, slot in site["usb"].items():  # IDs only the kernel lists get the same search spellings as the rest
         slot.setdefault("spellings", usb_spellings(slot["vid"], slot["pid"]))
         slot["report_query"] = report_query(usb_id=key)
+        slot["summary"] = usb_summary(slot, chipset_names, kernel_version)
     site["report_query"] = report_query()
     return site
 
@@ -445,6 +448,24 @@ def _naughty_quirk_entries(naughty: List[Dict[str, Any]], verdict_by_id: Dict[st
         entries.append({"usb_id": usb_id, "entry": f"{usb_id}:{flags}", "line": f"usb-storage.quirks={usb_id}:{flags}",
                         "adapters": sources, "shared_with_working": working})
     return entries
+
+
+def usb_summary(slot: Dict[str, Any], chipset_names: Dict[str, str], kernel_version: Optional[str]) -> str:
+    """One sentence on what the database knows of a USB ID: the ID page's summary and its search result."""
+    chips = ", ".join(chipset_names.get(c, c) for c in slot["chipsets"])
+    n = len(slot["adapters"])
+    if n:
+        return (f"{n} product{'s' if n != 1 else ''} in the database report{'s' if n == 1 else ''} this ID"
+                f"{f'; bridge chip: {chips}' if chips else ''}. Several products often share one ID, so check the product too.")
+    if chips:
+        return f"No product in the database reports this ID yet; bridge chip: {chips}."
+    if not (slot.get("kernel") or slot.get("kernel_runtime")):
+        return "No product in the database reports this ID yet."
+    flags = list(dict.fromkeys(f["name"] for entry in slot.get("kernel") or [] if not entry.get("condition")
+                               for f in entry["flags"]))
+    linux = f"Linux {kernel_version}" if kernel_version else "Linux"
+    sets = f" and sets {', '.join(flags)} for it by itself" if flags else ", without quirk flags"
+    return f"No product in the database reports this ID yet. {linux} lists it in its own tables{sets}."
 
 
 def _usb_slot(usb_id: Dict[str, Any]) -> Dict[str, Any]:

@@ -91,9 +91,14 @@ def test_an_id_page_without_products_still_comes_first(watched_page):
     page = watched_page
     found = search(page, "03f0:070c")  # only Linux's own tables know this ID: it has a page, no product
     assert found[0] == "/usb/03f0/070c/"
-    verdict = page.locator(".results li").first.locator(".result-verdict").inner_text()
-    assert verdict == "HP, Inc, Personal Media Drive. No product in uasdb reports this ID yet."  # usb.ids names it
+    first_verdict = page.locator(".results li").first.locator(".result-verdict").inner_text()
+    first = page.locator(".results li").first
+    assert first.locator(".result-title").inner_text() == "USB ID 03f0:070c (HP, Inc, Personal Media Drive)"  # usb.ids
     assert page.locator(".search-id-note").is_hidden()
+    page.goto("/usb/03f0/070c/")  # the result says what the ID's page says
+    summary = page.locator("p.summary").inner_text()
+    assert summary.startswith("No product in the database reports this ID yet. Linux")
+    assert first_verdict == summary
     assert page.problems == []
 
 

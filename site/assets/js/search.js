@@ -146,12 +146,9 @@ export function initSearch(form) {
       const response = await fetch(`${form.dataset.usbApi}${vid}/${pid}.json`);
       if (!response.ok) return null;
       const id = (await response.json()).result;
-      const n = id.adapters.length;
       const named = id.usbids ? [id.usbids.vendor, id.usbids.product].filter(Boolean).join(', ') : '';
-      const reports = n ? `${n} product${n === 1 ? '' : 's'} in uasdb report${n === 1 ? 's' : ''} this ID.`
-        : 'No product in uasdb reports this ID yet.';
       return { url: `${form.dataset.usbBase}${vid}/${pid}/`, excerpt: (id.linuxhw && id.linuxhw.sentence) || '',
-               meta: { title: `USB ID ${usbId}`, type: 'USB ID', verdict: named ? `${named}. ${reports}` : reports } };
+               meta: { title: named ? `USB ID ${usbId} (${named})` : `USB ID ${usbId}`, type: 'USB ID', verdict: id.summary } };
     } catch {
       return null;
     }
