@@ -56,7 +56,7 @@ class SizeResult:
     adapters: int
     pages: int = 0
     steps: Dict[str, Measure] = field(default_factory=dict)
-    sizes: Dict[str, float] = field(default_factory=dict)   # MB of what the steps read and wrote
+    sizes: Dict[str, float] = field(default_factory=dict)   # site.json and index in MB, pages indexed
 
 
 def run_measured(cmd: Sequence[str], cwd: Optional[Path] = None, env: Optional[dict] = None) -> Measure:
