@@ -62,4 +62,4 @@ def _entry(*flags, condition=None):
                                "tables, without quirk flags."),
 ])
 def test_usb_id_summary(slot, text):
-    assert usb_summary(slot, {"jms578": "JMicron JMS578"}, "6.12") == text
+    assert usb_summary(slot, {"jms578": {"name": "JMicron JMS578"}}, "6.12") == text

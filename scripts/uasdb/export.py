@@ -268,12 +268,11 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
     shown = site["lists"].get("naughty_quirk_line_preserving_builtin") or site["lists"]["naughty_quirk_line"]
     site["lists"]["naughty_quirk_line_length"] = quirk_value_length(shown)
     site["lists"]["naughty_quirk_line_fits"] = quirk_line_fits(shown)
-    chipset_names = {c["id"]: c["name"] for c in site["chipsets"]}
     kernel_version = (site.get("kernel") or {}).get("version")
     for key, slot in site["usb"].items():  # IDs only the kernel lists get the same search spellings as the rest
         slot.setdefault("spellings", usb_spellings(slot["vid"], slot["pid"]))
         slot["report_query"] = report_query(usb_id=key)
-        slot["summary"] = usb_summary(slot, chipset_names, kernel_version)
+        slot["summary"] = usb_summary(slot, chipsets, kernel_version)
     site["report_query"] = report_query()
     return site
 
@@ -450,9 +449,10 @@ def _naughty_quirk_entries(naughty: List[Dict[str, Any]], verdict_by_id: Dict[st
     return entries
 
 
-def usb_summary(slot: Dict[str, Any], chipset_names: Dict[str, str], kernel_version: Optional[str]) -> str:
-    """One sentence on what the database knows of a USB ID: the ID page's summary and its search result."""
-    chips = ", ".join(chipset_names.get(c, c) for c in slot["chipsets"])
+def usb_summary(slot: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], kernel_version: Optional[str]) -> str:
+    """One sentence on what the database knows of a USB ID: the ID page's summary and its search result.
+    `chipsets` maps chipset ids to their records (the slot's `chipsets` are ids of those records)."""
+    chips = ", ".join(chipsets[c]["name"] for c in slot["chipsets"])
     n = len(slot["adapters"])
     if n:
         return (f"{n} product{'s' if n != 1 else ''} in the database report{'s' if n == 1 else ''} this ID"
