@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+from uasdb.export import SITE_JSON
 from uasdb.paths import REPO_ROOT
 from uasdb.watch import State, refresh, snapshot
 
@@ -24,7 +25,7 @@ def tree(tmp_path):
 
 
 def names(out):
-    return {a["id"]: a["name"] for a in json.loads((out / "site.json").read_text(encoding="utf-8"))["adapters"]}
+    return {a["id"]: a["name"] for a in json.loads((out / SITE_JSON).read_text(encoding="utf-8"))["adapters"]}
 
 
 def test_an_edit_is_exported_and_the_search_index_kept(tree):
@@ -38,7 +39,7 @@ def test_an_edit_is_exported_and_the_search_index_kept(tree):
     assert "Greatcase" in names(out)["fixture-nice-sata"]
     assert (out / "static" / "pagefind" / "pagefind.js").is_file()
     assert (out / "static" / "api" / "v1" / "adapters" / "fixture-nice-sata.json").is_file()
-    assert "serve_errors" not in json.loads((out / "site.json").read_text(encoding="utf-8"))
+    assert "serve_errors" not in json.loads((out / SITE_JSON).read_text(encoding="utf-8"))
 
 
 def test_an_edit_with_errors_keeps_the_last_good_data_and_reports_them(tree):
@@ -49,18 +50,18 @@ def test_an_edit_with_errors_keeps_the_last_good_data_and_reports_them(tree):
     record.write_text(record.read_text(encoding="utf-8").replace("kind:", "kind_typo:", 1), encoding="utf-8")
     problems = refresh(out, [data])
     assert any("fixture-nice-sata.yaml" in p and "[" in p for p in problems), problems
-    payload = json.loads((out / "site.json").read_text(encoding="utf-8"))
+    payload = json.loads((out / SITE_JSON).read_text(encoding="utf-8"))
     assert payload["serve_errors"] == problems
     assert names(out) == good
     record.write_text(record.read_text(encoding="utf-8").replace("kind_typo:", "kind:", 1), encoding="utf-8")
     assert refresh(out, [data]) == []  # fixed: the overlay goes away
-    assert "serve_errors" not in json.loads((out / "site.json").read_text(encoding="utf-8"))
+    assert "serve_errors" not in json.loads((out / SITE_JSON).read_text(encoding="utf-8"))
 
 
 def test_an_edit_rewrites_only_the_files_it_changes(tree, monkeypatch):
     """Hugo's server rebuilds on every file event: after one record's edit the watcher leaves the API files that
-    did not change untouched (same inode, same mtime), writes site.json in place, and drops files the export
-    no longer has."""
+    did not change untouched (same inode, same mtime), replaces site.json whole (a new file renamed over the
+    old one, so Hugo's server never reads it half-written), and drops files the export no longer has."""
     # In a checkout, generated_at is the last commit touching data/ and stays put between edits; this copy of the
     # records is outside git, so pin it the same way.
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
@@ -68,7 +69,7 @@ def test_an_edit_rewrites_only_the_files_it_changes(tree, monkeypatch):
     assert refresh(out, [data]) == []
     api = out / "static" / "api" / "v1"
     files = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in api.rglob("*.json")}
-    site_inode = (out / "site.json").stat().st_ino
+    site_inode = (out / SITE_JSON).stat().st_ino
     stale = api / "adapters" / "gone.json"
     stale.write_text("{}", encoding="utf-8")
     record = data / "adapters" / "fixture-naughty-jms.yaml"
@@ -78,7 +79,8 @@ def test_an_edit_rewrites_only_the_files_it_changes(tree, monkeypatch):
     assert api / "adapters" / "fixture-naughty-jms.json" in changed
     assert api / "kernel.json" not in changed and len(changed) < len(files) / 2
     assert "Edited " in (api / "adapters" / "fixture-naughty-jms.json").read_text(encoding="utf-8")
-    assert (out / "site.json").stat().st_ino == site_inode
+    assert (out / SITE_JSON).stat().st_ino != site_inode
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []  # no staging file left behind
     assert not stale.exists()
     assert (out / "static" / "pagefind" / "pagefind.js").is_file()
 
@@ -95,11 +97,11 @@ def test_the_watcher_parses_again_only_the_records_that_changed(tree, monkeypatc
     state = State()
     assert refresh(out, [data], state) == []
     assert len(parsed) == len(list(data.rglob("*.yaml")))
-    first = (out / "site.json").read_text(encoding="utf-8")
+    first = (out / SITE_JSON).read_text(encoding="utf-8")
     parsed.clear()
     assert refresh(out, [data], state) == []  # nothing changed: nothing parsed, and the cached records came
     assert parsed == []                       # back untouched by the previous export
-    assert (out / "site.json").read_text(encoding="utf-8") == first
+    assert (out / SITE_JSON).read_text(encoding="utf-8") == first
     record = data / "adapters" / "fixture-nice-sata.yaml"
     record.write_text(record.read_text(encoding="utf-8").replace("Goodcase", "Greatcase", 1), encoding="utf-8")
     assert refresh(out, [data], state) == []
@@ -107,8 +109,73 @@ def test_the_watcher_parses_again_only_the_records_that_changed(tree, monkeypatc
     assert "Greatcase" in names(out)["fixture-nice-sata"]
     cold = out.parent / "cold"
     assert refresh(cold, [data]) == []
-    assert (cold / "site.json").read_text(encoding="utf-8") == (out / "site.json").read_text(encoding="utf-8")
+    assert (cold / SITE_JSON).read_text(encoding="utf-8") == (out / SITE_JSON).read_text(encoding="utf-8")
     record.unlink()  # a removed record leaves the export and its API file goes
     assert refresh(out, [data], state) == []
     assert "fixture-nice-sata" not in names(out)
     assert not (out / "static" / "api" / "v1" / "adapters" / "fixture-nice-sata.json").exists()
+
+
+def _files(out):
+    """Every file the export wrote (the search index `make serve` built once is not the export's)."""
+    return {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8")
+            for p in out.rglob("*") if p.is_file() and "pagefind" not in p.parts}
+
+
+def _edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{path.name} no longer holds {old!r}: update the test's edit"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_after_each_kind_of_edit_the_live_export_is_the_published_one(tree, monkeypatch):
+    """The watcher keeps rule findings, verdicts, kernel facts and JSON text of unchanged records between
+    exports. Whatever the edit (a name; an outcome that moves a product between lists; 360 written as 360.0,
+    which Python finds equal but JSON does not; a chipset renamed under unchanged adapters; a record removed
+    and put back), every file it leaves must be the file a cold `uasdb export` of the same tree writes: a
+    contributor previews exactly what will be published."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    data, out = tree
+    nice = data / "adapters" / "fixture-nice-sata.yaml"
+    second = data / "adapters" / "fixture-second-jms.yaml"
+    second_text = second.read_text(encoding="utf-8")
+    edits = [
+        lambda: _edit(nice, "Goodcase", "Greatcase"),
+        lambda: _edit(nice, "    uas: works", "    uas: broken"),
+        lambda: _edit(nice, "value: 360\n", "value: 360.0\n"),
+        lambda: _edit(data / "chipsets" / "jms567.yaml", "name: JMS567", "name: JMS567 renamed"),
+        second.unlink,
+        lambda: second.write_text(second_text, encoding="utf-8"),
+    ]
+    state = State()
+    assert refresh(out, [data], state) == []
+    for number, edit in enumerate(edits):
+        before = _files(out)
+        edit()
+        assert refresh(out, [data], state) == []
+        cold = out.parent / f"cold-{number}"
+        assert refresh(cold, [data]) == []
+        live = _files(out)
+        assert live != before, f"edit {number} changed nothing in the export"
+        assert live == _files(cold), f"after edit {number} the live export differs from a cold one"
+
+
+def test_an_edit_recomputes_rules_and_verdicts_of_that_record_only(tree, monkeypatch):
+    """At 10,000 records the per-record rules and the verdicts are most of an export: after an edit the watcher
+    runs them again for the edited record and nothing else."""
+    import uasdb.database as database
+    import uasdb.export as export
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    checked, judged = [], []
+    real_safe, real_verdict = database._safe, export.adapter_verdict
+    monkeypatch.setattr(database, "_safe", lambda rule, record, ctx: checked.append(record.data["id"]) or real_safe(rule, record, ctx))
+    monkeypatch.setattr(export, "adapter_verdict", lambda data: judged.append(data["id"]) or real_verdict(data))
+    data, out = tree
+    state = State()
+    assert refresh(out, [data], state) == []
+    assert len(set(judged)) == len(list((data / "adapters").glob("*.yaml")))
+    checked.clear()
+    judged.clear()
+    _edit(data / "adapters" / "fixture-nvme.yaml", "\nname: ", "\nname: Edited ")
+    assert refresh(out, [data], state) == []
+    assert set(checked) == {"fixture-nvme"} and judged == ["fixture-nvme"]

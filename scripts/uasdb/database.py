@@ -133,6 +133,9 @@ class LoadCache:
 
     def __init__(self) -> None:
         self._entries: Dict[str, Tuple[Tuple[int, int], bytes]] = {}
+        # What the per-record rules found in each record, keyed by its path, and valid while the record's text and
+        # the context the rules read (chipset ids, today, the reference tables) are unchanged: a per-record rule sees nothing else.
+        self.findings: Dict[str, Tuple[str, Any, List[Problem]]] = {}
 
     def load(self, files: List[Path]):
         keys = {}
@@ -175,13 +178,27 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
         chipset_ids |= {p.stem for p in (Path(folder) / KIND_DIRS["chipset"]).glob("*.yaml")}
     ctx = Context(chipset_ids=chipset_ids, today=today or today_for_checks())
 
-    for rule in checking_rules():
-        applicable = [r for r in records if r.kind in rule.kinds]
-        if rule.scope == "tree":
-            pairs = _safe_tree(rule, applicable, ctx)
-        else:
-            pairs = ((record, finding) for record in applicable for finding in _safe(rule, record, ctx))
-        for record, finding in pairs:
+    rules = checking_rules()
+    per_record = [rule for rule in rules if rule.scope != "tree"]
+    context_key = (frozenset(chipset_ids), ctx.today, id(ctx.kernel), id(ctx.usbids))
+    for record in records:
+        known = cache.findings.get(record.path) if cache else None
+        if known and known[0] == record.text and known[1] == context_key:
+            problems.extend(known[2])
+            continue
+        found = [record.loaded.problem(finding.field, finding.message, finding.fix, rule.id,
+                                       finding.severity or rule.severity)
+                 for rule in per_record if record.kind in rule.kinds for finding in _safe(rule, record, ctx)]
+        if cache:
+            cache.findings[record.path] = (record.text, context_key, found)
+        problems.extend(found)
+    if cache:
+        for gone in set(cache.findings) - {record.path for record in records}:
+            del cache.findings[gone]
+    for rule in rules:
+        if rule.scope != "tree":
+            continue
+        for record, finding in _safe_tree(rule, [r for r in records if r.kind in rule.kinds], ctx):
             problems.append(record.loaded.problem(finding.field, finding.message, finding.fix, rule.id,
                                                   finding.severity or rule.severity))
     # Each data/ folder involved may hold a waivers.yaml (the real tree's acknowledges its expected warnings).

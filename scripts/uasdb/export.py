@@ -1,7 +1,7 @@
 """Export records with their computed verdicts: the data Hugo renders and the static JSON API.
 
 `uasdb export --out DIR [--data TREE ...]` writes
-  DIR/site.json                everything the templates need, in one file (Hugo reads it as hugo.Data.generated.site)
+  DIR/data/site.json           everything the templates need, in one file (Hugo reads it as hugo.Data.generated.site)
   DIR/static/api/v1/...        the public JSON API (API.md documents it), served as static files
   DIR/static/adapters.csv      one row per adapter
 What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md), what
@@ -28,7 +28,7 @@ from .distribution_export import add_distributions
 from .database import KIND_DIRS, LoadCache, check, relative_to
 from .paths import DATA_DIR, REPO_ROOT
 from . import probebuild
-from .kernel_export import add_reference
+from .kernel_export import add_reference, adapter_kernel
 from .vocabulary import HOST_TITLES, HOST_USB_LINK
 from .reference import load_usbids
 from .report_link import report_query
@@ -50,6 +50,9 @@ PLATFORM_ORDER = ["pi4", "pi5", "pi3", "linux", "macos", "windows"]
 PLATFORM_SHORT = {"pi4": "Pi 4", "pi5": "Pi 5", "pi3": "Pi 3", "linux": "Linux PC", "macos": "Mac", "windows": "Windows"}
 
 API_SCHEMA_VERSION = 1
+# Where in the export the templates' data goes: a folder of its own, which site/hugo.yaml mounts as Hugo's
+# data/generated/, so `make serve` can replace the file whole (watch.py) while Hugo's server watches the folder.
+SITE_JSON = "data/site.json"
 
 
 def _generated_at(pathspecs: Sequence[str] = ("data",)) -> str:
@@ -165,30 +168,69 @@ def _repo_relative(path: str) -> str:
     return relative_to(path, REPO_ROOT)
 
 
-def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
+class BuildCache:
+    """What `build` works out for each adapter from its record alone (the verdict, its summary, the throughput
+    chart, the report link), kept between exports in one process and keyed by the record's text: the watcher
+    behind `make serve` recomputes these only for the records an edit touched. Whatever is kept is shared by
+    later exports, so nothing downstream may change it in place (they only read it, or copy it)."""
+
+    def __init__(self) -> None:
+        self.adapters: Dict[str, Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]] = {}
+        self.kernel: Dict[str, Tuple[Any, Any, Dict[str, Any]]] = {}
+
+    def adapter_kernel(self, adapter: Dict[str, Any], table) -> Dict[str, Any]:
+        """`kernel_export.adapter_kernel`, again only when the adapter's record changed: its verdict is the very
+        object `adapter` keeps for an unchanged text, so holding it (and the table) identifies what went in."""
+        known = self.kernel.get(adapter["id"])
+        if known is None or known[0] is not adapter["verdict"] or known[1] is not table:
+            known = self.kernel[adapter["id"]] = (adapter["verdict"], table, adapter_kernel(adapter, table))
+        return known[2]
+
+    def adapter(self, record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
+        known = self.adapters.get(record.data["id"])
+        if known is None or known[0] != record.text:
+            known = self.adapters[record.data["id"]] = _adapter_parts(record)
+        return known
+
+
+def _adapter_parts(record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
+    data = record.data
+    verdict = adapter_verdict(data)
+    as_dict = verdict.as_dict()
+    as_dict["readings"] = verdict.readings(len(data.get("reports", [])))
+    first_id = next(iter(data.get("usb_ids", [])), None)
+    query = report_query(usb_id=usb_key(first_id["vid"], first_id["pid"]) if first_id else None,
+                         adapter=data["id"], name=data["name"])
+    return record.text, verdict, as_dict, summary_line(verdict), throughput_chart(data), query
+
+
+def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCache] = None) -> Dict[str, Any]:
+    """The export of these records: everything site.json holds. With `cache`, adapters whose record text is
+    unchanged since an earlier call reuse what that call worked out for them."""
     changes = _last_changes(pathspecs)
     chipsets = {r.data["id"]: r.data for r in records if r.kind == "chipset"}
     adapters: List[Dict[str, Any]] = []
     verdicts = []
     verdict_by_id = {}
     for record in sorted((r for r in records if r.kind == "adapter"), key=lambda r: r.data["id"]):
-        verdict = adapter_verdict(record.data)
+        _, verdict, verdict_dict, summary, chart, query = cache.adapter(record) if cache else _adapter_parts(record)
         verdicts.append(verdict)
         verdict_by_id[record.data["id"]] = verdict
         rel = _repo_relative(record.path)
         entry = dict(record.data)
         entry["path"] = rel
         entry["changes"] = changes.get(rel, {})
-        entry["verdict"] = verdict.as_dict()
-        entry["verdict"]["readings"] = verdict.readings(len(record.data.get("reports", [])))
-        entry["summary"] = summary_line(verdict)
-        entry["throughput_chart"] = throughput_chart(record.data)
+        entry["verdict"] = verdict_dict
+        entry["summary"] = summary
+        entry["throughput_chart"] = chart
         if entry.get("chipset") in chipsets:
             entry["chipset_name"] = chipsets[entry["chipset"]]["name"]
-        first_id = next(iter(record.data.get("usb_ids", [])), None)
-        entry["report_query"] = report_query(usb_id=usb_key(first_id["vid"], first_id["pid"]) if first_id else None,
-                                             adapter=record.data["id"], name=record.data["name"])
+        entry["report_query"] = query
         adapters.append(entry)
+    if cache:
+        for gone in set(cache.adapters) - set(verdict_by_id):
+            del cache.adapters[gone]
+            cache.kernel.pop(gone, None)
 
     vendor_labels = vendor_display_names(a.get("vendor") for a in adapters)
     for adapter in adapters:
@@ -259,7 +301,7 @@ def build(records, pathspecs: Sequence[str] = ("data",)) -> Dict[str, Any]:
         "boot_verdict_short": BOOT_VERDICT_SHORT,
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice)},
-    }, distributions, HOST_LABELS, _usb_slot), load_linuxhw(), _usb_slot))
+    }, distributions, HOST_LABELS, _usb_slot), load_linuxhw(), _usb_slot), kernel_of=cache.adapter_kernel if cache else None)
     add_wanted(site)
     site["buy"] = buy_rankings(adapters)
     site["buy_order"] = list(BUY_PLATFORMS)
@@ -510,23 +552,52 @@ def _spliced(payload: Any, placeholder: str, encoded: List[str]) -> List[str]:
     return [before, *encoded, after, "\n"]
 
 
-def export_files(site: Dict[str, Any], generated_at: str) -> Iterator[Tuple[str, List[str]]]:
+class EncodeMemo:
+    """The JSON text of each piece of the last export (an adapter, one API file) with the value it encodes: an
+    equal value is not encoded again. Comparing is much cheaper than encoding, above all when the values share
+    the parts `BuildCache` keeps (Python compares a shared object with itself by identity). Equality alone would
+    take 1 for 1.0, so a piece may also give a fingerprint that must match too: an adapter gives the identity of
+    its verdict, which `BuildCache` keeps only while the record's text is unchanged."""
+
+    def __init__(self) -> None:
+        self._previous: Dict[Any, Tuple[Any, Any, str]] = {}
+        self._current: Dict[Any, Tuple[Any, Any, str]] = {}
+
+    def start(self) -> None:
+        """Begin an export: what the last one encoded is what this one may reuse."""
+        self._previous, self._current = self._current, {}
+
+    def dumps(self, key: Any, payload: Any, fingerprint: Any = None) -> str:
+        known = self._previous.get(key)
+        if known is not None and known[0] == fingerprint and known[1] == payload:
+            text = known[2]
+        else:
+            text = _dumps(payload)
+        self._current[key] = (fingerprint, payload, text)
+        return text
+
+
+def export_files(site: Dict[str, Any], generated_at: str,
+                 memo: Optional[EncodeMemo] = None) -> Iterator[Tuple[str, List[str]]]:
     """Every file of the export as (path relative to OUT, posix; its text in pieces), one file at a time: at
     10,000 adapters the files add up to several hundred MB, and site.json and adapters.json are written piece by
     piece rather than joined. `write` puts them on disk; the watcher behind `make serve` writes only the ones
-    whose text changed since its last export."""
+    whose text changed since its last export, and passes `memo` so that unchanged pieces are not encoded again."""
+    if memo is not None:
+        memo.start()
+    dumps = memo.dumps if memo is not None else (lambda key, payload, fingerprint=None: _dumps(payload))
     site = dict(site, generated_at=generated_at)
     placeholder = "\u0000adapters\u0000"  # cannot occur in data: the loader refuses control characters
-    encoded = {a["id"]: _dumps(a) for a in site["adapters"]}
+    encoded = {a["id"]: dumps(("adapter", a["id"]), a, id(a["verdict"])) for a in site["adapters"]}
     all_adapters = ["["]
     for n, adapter in enumerate(site["adapters"]):
         all_adapters += [",", encoded[adapter["id"]]] if n else [encoded[adapter["id"]]]
     all_adapters.append("]")
-    yield "site.json", _spliced(dict(site, adapters=placeholder), placeholder, all_adapters)
+    yield SITE_JSON, _spliced(dict(site, adapters=placeholder), placeholder, all_adapters)
     api = "static/api/v1"
 
     def as_json(path: str, payload: Any) -> Tuple[str, List[str]]:
-        return f"{api}/{path}", [_dumps(payload), "\n"]
+        return f"{api}/{path}", [dumps(path, payload), "\n"]
 
     yield f"{api}/adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, all_adapters)
     del all_adapters
@@ -570,9 +641,11 @@ def record_folders(trees: Sequence[Path]) -> List[Path]:
 
 
 def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection[str] = (),
-            cache: Optional[LoadCache] = None) -> Optional[Tuple[Dict[str, Any], str]]:
+            cache: Optional[LoadCache] = None,
+            build_cache: Optional[BuildCache] = None) -> Optional[Tuple[Dict[str, Any], str]]:
     """Check the record trees (default: data/) and build the export: (site, generated_at), or None (and the
-    problems on stderr) when the data has errors. `cache` keeps unchanged files parsed between calls (the watcher)."""
+    problems on stderr) when the data has errors. `cache` keeps unchanged files parsed and checked between calls,
+    `build_cache` their adapters' verdicts and charts (both for the watcher)."""
     trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
     missing = [str(t) for t in trees if not t.is_dir()]
     if missing:
@@ -588,7 +661,7 @@ def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection
         print(f"export refused: {len(errors)} error(s) in the data (run `uasdb validate`)", file=sys.stderr)
         return None
     pathspecs = [_repo_relative(str(t)) for t in trees]
-    return build(result.records, pathspecs), _generated_at(pathspecs)
+    return build(result.records, pathspecs, build_cache), _generated_at(pathspecs)
 
 
 def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,

@@ -15,7 +15,7 @@ Nothing here decides a verdict; it only explains what the kernel does on its own
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from .kernel_flags import FLAG_PLAIN, flag_text
 from .verdicts import QUIRKS_PARAM_MAX_CHARS
@@ -265,7 +265,10 @@ def uas_relevant_ids(table: KernelTable) -> Set[str]:
 
 
 def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usbids: Optional[UsbIds] = None,
-                  drivedb: Optional[DriveDb] = None) -> Dict[str, Any]:
+                  drivedb: Optional[DriveDb] = None,
+                  kernel_of: Optional[Callable[[Dict[str, Any], KernelTable], Dict[str, Any]]] = None) -> Dict[str, Any]:
+    """Join what Linux, usb.ids and smartmontools know onto the export. `kernel_of(adapter, table)` stands in
+    for `adapter_kernel` (the export's BuildCache passes one that remembers unchanged adapters)."""
     table = table or load_kernel()
     usbids = usbids or load_usbids()
     drivedb = drivedb or load_drivedb()
@@ -286,7 +289,7 @@ def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usb
     site["usb"] = dict(sorted(usb.items()))
 
     for adapter in site["adapters"]:
-        adapter["kernel"] = adapter_kernel(adapter, table)
+        adapter["kernel"] = (kernel_of or adapter_kernel)(adapter, table)
 
     naughty_ids = set(site["lists"].get("naughty", []))
     naughty = {a["id"]: a for a in site["adapters"] if a["id"] in naughty_ids}

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Collection, Dict, Optional, Sequence
 
 from .paths import REPO_ROOT, SITE_DIR
-from .export import export_tree
+from .export import SITE_JSON, export_tree
 SITE_SRC = SITE_DIR
 
 
@@ -91,7 +91,7 @@ def build_site(workdir: Path, base_url: str, data_dirs: Optional[Sequence[Path]]
     if exported is None:
         raise RuntimeError("export refused the test data (see stderr)")
     if patch_export:
-        site_json = site / "data" / "generated" / "site.json"
+        site_json = site / "data" / "generated" / SITE_JSON
         content = json.loads(site_json.read_text(encoding="utf-8"))
         patch_export(content)
         site_json.write_text(json.dumps(content), encoding="utf-8")

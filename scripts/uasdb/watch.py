@@ -4,7 +4,7 @@ Polls the record trees ten times a second; when a file changes it re-runs the ex
 only the records whose files changed, and writes into OUT (site/data/generated) only the files whose text
 changed, keeping OUT/static/pagefind (the search index `make serve` built once). Hugo's server watches OUT,
 rebuilds and reloads the browser. When the data has errors the last
-good export stays, the problems are printed in the terminal, and `serve_errors` is added to OUT/site.json so
+good export stays, the problems are printed in the terminal, and `serve_errors` is added to OUT/data/site.json so
 every page shows them (layouts/_partials/serve-errors.html) until they are fixed.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .paths import DATA_DIR
 from .database import LoadCache, discover
-from .export import export_files, prepare, record_folders
+from .export import SITE_JSON, BuildCache, EncodeMemo, export_files, prepare, record_folders
 
 Snapshot = Dict[str, Tuple[int, int]]
 # Seconds between polls. A snapshot of today's records takes about 5 ms; the watcher waits at least ten times as
@@ -41,17 +41,20 @@ def snapshot(trees: Sequence[Path]) -> Snapshot:
 
 
 class State:
-    """What the watcher keeps between exports: parsed records (re-parsed only when their file changes) and the
-    text of every file it last wrote, so an edit costs the records it touches and the files whose text changed."""
+    """What the watcher keeps between exports, so that an edit costs the records it touches and the files whose
+    text changed: each record parsed and checked (again only when its file changes), each adapter's verdicts and
+    charts (again only when its text changes), the JSON text of each piece, and the text of every file written."""
 
     def __init__(self) -> None:
         self.cache = LoadCache()
+        self.build = BuildCache()
+        self.memo = EncodeMemo()
         self.written: Dict[str, str] = {}
 
 
 def _existing(out_dir: Path) -> Set[str]:
     """The export's files now in OUT (relative, posix), leaving out the search index `make serve` built once."""
-    found = {"site.json"} if (out_dir / "site.json").is_file() else set()
+    found = {SITE_JSON} if (out_dir / SITE_JSON).is_file() else set()
     static = out_dir / "static"
     for folder, dirs, files in os.walk(static):
         if Path(folder) == static and "pagefind" in dirs:
@@ -63,9 +66,7 @@ def _existing(out_dir: Path) -> Set[str]:
 def _sync(out_dir: Path, files: Iterable[Tuple[str, List[str]]], state: State) -> int:
     """Make OUT hold `files`, writing only those whose text differs from what is there and removing files the
     export no longer has. Hugo's server rebuilds on every file event, and one edited record changes a handful of
-    the API's files, so leaving the rest alone keeps a live edit quick. Files are written in place (site.json
-    above all: Hugo's server watches that file itself, and a rename would replace what it watches). Returns how
-    many files changed."""
+    the API's files, so leaving the rest alone keeps a live edit quick. Returns how many files changed."""
     changed = 0
     existing = _existing(out_dir)
     produced = set()
@@ -80,8 +81,7 @@ def _sync(out_dir: Path, files: Iterable[Tuple[str, List[str]]], state: State) -
             if known == text:
                 state.written[relative] = text
                 continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        _replace(out_dir, relative, text)
         state.written[relative] = text
         changed += 1
     for relative in sorted(existing - produced):
@@ -91,9 +91,16 @@ def _sync(out_dir: Path, files: Iterable[Tuple[str, List[str]]], state: State) -
     return changed
 
 
-def _write_json_in_place(path: Path, payload) -> None:
-    # In place, like site.json in refresh(): Hugo's server watches the file itself.
-    path.write_text(json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+def _replace(out_dir: Path, relative: str, text: str) -> None:
+    """Put `text` at OUT/relative in one step: written beside OUT's mounted folders, then renamed over the old
+    file. Hugo's server reads a file as soon as it changes; at 10,000 adapters site.json takes a moment to
+    write, and Hugo read it half-written (an empty export, then no further rebuild). Hugo mounts the folders
+    (data/, static/), not the files, so it sees the renamed file as the change it is."""
+    path = out_dir / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = out_dir / f".writing-{os.getpid()}"
+    staging.write_text(text, encoding="utf-8")
+    os.replace(staging, path)
 
 
 def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None, state: Optional[State] = None) -> List[str]:
@@ -103,17 +110,17 @@ def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None, state: Op
     state = state or State()
     captured = io.StringIO()
     with contextlib.redirect_stderr(captured):
-        prepared = prepare(data_dirs, cache=state.cache)
+        prepared = prepare(data_dirs, cache=state.cache, build_cache=state.build)
     problems = [line for line in captured.getvalue().splitlines() if line.strip()]
     if prepared is None:
-        site_json = out_dir / "site.json"
+        site_json = out_dir / SITE_JSON
         if site_json.is_file():  # keep the last good data, and say what is wrong on every page
             payload = json.loads(site_json.read_text(encoding="utf-8"))
             payload["serve_errors"] = problems
-            _write_json_in_place(site_json, payload)
-            state.written.pop("site.json", None)
+            _replace(out_dir, SITE_JSON, json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n")
+            state.written.pop(SITE_JSON, None)
         return problems or ["export refused the data (run `uasdb validate`)"]
-    _sync(out_dir, export_files(*prepared), state)
+    _sync(out_dir, export_files(*prepared, memo=state.memo), state)
     return []
 
 
@@ -134,7 +141,9 @@ def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECON
         if now == last:
             continue
         last = now
+        began = time.monotonic()
         problems = refresh(out_dir, trees, state)
+        spent = time.monotonic() - began
         stamp = time.strftime("%H:%M:%S")
         if problems:
             print(f"{stamp} data changed: NOT exported, the site keeps the last good data and shows these:", file=sys.stderr)
@@ -142,7 +151,7 @@ def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECON
                 print(f"  {line}", file=sys.stderr)
             sys.stderr.flush()
         else:
-            print(f"{stamp} data changed: exported again; the browser reloads", flush=True)
+            print(f"{stamp} data changed: exported again in {spent:.2f} s; the browser reloads", flush=True)
         if once:
             return 1 if problems else 0
 

@@ -11,6 +11,7 @@ import pytest
 
 from uasdb.paths import REPO_ROOT
 
+from uasdb.export import SITE_JSON
 from uasdb.sitebuild import LoopbackServer, build_site
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
@@ -45,7 +46,7 @@ def _serve_and_build(tmp: Path, data_dirs, ignore_rules=()):
     public.mkdir(parents=True)
     server = LoopbackServer(public).start()
     build_site(tmp, server.url, data_dirs, ignore_rules)
-    export = json.loads((tmp / "site" / "data" / "generated" / "site.json").read_text(encoding="utf-8"))
+    export = json.loads((tmp / "site" / "data" / "generated" / SITE_JSON).read_text(encoding="utf-8"))
     return server, BuiltSite(public, server.url, export)
 
 
