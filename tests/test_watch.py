@@ -179,3 +179,42 @@ def test_an_edit_recomputes_rules_and_verdicts_of_that_record_only(tree, monkeyp
     _edit(data / "adapters" / "fixture-nvme.yaml", "\nname: ", "\nname: Edited ")
     assert refresh(out, [data], state) == []
     assert set(checked) == {"fixture-nvme"} and judged == ["fixture-nvme"]
+
+
+def test_the_watcher_starts_warm_so_its_first_edit_costs_one_record(tree, monkeypatch):
+    """`make serve` exports before the watcher starts; the watcher then exports once itself (writing nothing that
+    is already right), so the first edit a contributor makes is as quick as every later one."""
+    import threading
+    import uasdb.export as export
+    import uasdb.watch as watch_module
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    data, out = tree
+    assert refresh(out, [data]) == []          # what `make site` left before `make serve` starts the watcher
+    written = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+    judged = []
+    real_verdict, real_snapshot = export.adapter_verdict, watch_module.snapshot
+    monkeypatch.setattr(export, "adapter_verdict", lambda d: judged.append(d["id"]) or real_verdict(d))
+    polls, warm, edited = [], threading.Event(), threading.Event()
+
+    def snapshot(trees):
+        polls.append(1)
+        if len(polls) == 2:                    # the loop's first poll: the start-up export is over
+            warm.set()
+            edited.wait(30)
+        return real_snapshot(trees)
+
+    monkeypatch.setattr(watch_module, "snapshot", snapshot)
+    watcher = threading.Thread(target=watch_module.watch, args=(out, [data], 0.01, True), daemon=True)
+    watcher.start()
+    try:
+        assert warm.wait(60)
+        assert {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()} == written  # nothing rewritten
+        assert len(set(judged)) == len(list((data / "adapters").glob("*.yaml")))
+        judged.clear()
+    finally:  # whatever failed above, the watcher sees an edit and stops
+        _edit(data / "adapters" / "fixture-nvme.yaml", "\nname: ", "\nname: Edited ")
+        edited.set()
+        watcher.join(60)
+    assert not watcher.is_alive()
+    assert judged == ["fixture-nvme"]
+    assert "Edited " in names(out)["fixture-nvme"]

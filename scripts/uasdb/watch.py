@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .paths import DATA_DIR
-from .database import LoadCache, discover
+from .database import LoadCache
 from .export import SITE_JSON, BuildCache, EncodeMemo, export_files, prepare, record_folders
 
 Snapshot = Dict[str, Tuple[int, int]]
@@ -130,7 +130,9 @@ def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECON
     state = State()
     folders = record_folders(trees)
     if folders:
-        state.cache.load(discover(folders))   # parse every record now, so the first edit costs only its own file
+        # Export once now (files are written only where they differ from what `make export` left), so that every
+        # cache is warm and the first edit costs only its own record, as every later one does.
+        _tell(refresh(out_dir, trees, state), "data checked at start")
     print(f"watching {', '.join(str(t) for t in trees)} for changes (re-exports into {out_dir})", flush=True)
     took = 0.0
     while True:
@@ -143,17 +145,20 @@ def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECON
         last = now
         began = time.monotonic()
         problems = refresh(out_dir, trees, state)
-        spent = time.monotonic() - began
-        stamp = time.strftime("%H:%M:%S")
-        if problems:
-            print(f"{stamp} data changed: NOT exported, the site keeps the last good data and shows these:", file=sys.stderr)
-            for line in problems:
-                print(f"  {line}", file=sys.stderr)
-            sys.stderr.flush()
-        else:
-            print(f"{stamp} data changed: exported again in {spent:.2f} s; the browser reloads", flush=True)
+        _tell(problems, "data changed", time.monotonic() - began)
         if once:
             return 1 if problems else 0
+
+
+def _tell(problems: List[str], what: str, spent: Optional[float] = None) -> None:
+    stamp = time.strftime("%H:%M:%S")
+    if problems:
+        print(f"{stamp} {what}: NOT exported, the site keeps the last good data and shows these:", file=sys.stderr)
+        for line in problems:
+            print(f"  {line}", file=sys.stderr)
+        sys.stderr.flush()
+    elif spent is not None:
+        print(f"{stamp} {what}: exported again in {spent:.2f} s; the browser reloads", flush=True)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
