@@ -134,7 +134,8 @@ class LoadCache:
     def __init__(self) -> None:
         self._entries: Dict[str, Tuple[Tuple[int, int], bytes]] = {}
         # What the per-record rules found in each record, keyed by its path, and valid while the record's text and
-        # the context the rules read (chipset ids, today, the reference tables) are unchanged: a per-record rule sees nothing else.
+        # the context the rules read (chipset ids, today, the reference tables) are unchanged: a per-record rule
+        # sees nothing else.
         self.findings: Dict[str, Tuple[str, Any, List[Problem]]] = {}
 
     def load(self, files: List[Path]):

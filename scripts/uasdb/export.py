@@ -301,7 +301,8 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
         "boot_verdict_short": BOOT_VERDICT_SHORT,
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice)},
-    }, distributions, HOST_LABELS, _usb_slot), load_linuxhw(), _usb_slot), kernel_of=cache.adapter_kernel if cache else None)
+    }, distributions, HOST_LABELS, _usb_slot), load_linuxhw(), _usb_slot),
+        kernel_of=cache.adapter_kernel if cache else None)
     add_wanted(site)
     site["buy"] = buy_rankings(adapters)
     site["buy_order"] = list(BUY_PLATFORMS)
