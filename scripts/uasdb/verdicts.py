@@ -54,7 +54,7 @@ EVIDENCE_CLASSES = {
 STRENGTH_RANK = {"observed": 3, "stated": 2, "hearsay": 1}
 
 UAS_VERDICTS = ("works", "works-with-quirk", "no-uas", "broken", "mixed", "fixed", "host-no-uas", "untested")
-BOOT_VERDICTS = ("works", "works-with-workaround", "fails", "mixed", "fixed", "untested")
+BOOT_VERDICTS = ("works", "works-with-workaround", "intermittent", "fails", "mixed", "fixed", "untested")
 VERDICT_TEXT = {
     "works": "UAS works, no quirk needed",
     "works-with-quirk": "works only with a quirk",
@@ -68,6 +68,7 @@ VERDICT_TEXT = {
 BOOT_VERDICT_TEXT = {
     "works": "boots from it",
     "works-with-workaround": "boots only with a workaround",
+    "intermittent": "boots from it only some of the time",
     "fails": "does not boot from it",
     "mixed": "reports disagree",
     "fixed": "a boot failure was reported and later fixed; no report since",
@@ -79,22 +80,24 @@ VERDICT_SHORT = {
     "mixed": "Mixed", "fixed": "Fixed", "host-no-uas": "usb-storage (no UAS on this Pi)", "untested": "Untested",
 }
 BOOT_VERDICT_SHORT = {
-    "works": "Boots", "works-with-workaround": "Boots with workaround", "fails": "Does not boot",
+    "works": "Boots", "works-with-workaround": "Boots with workaround", "intermittent": "Boots sometimes",
+    "fails": "Does not boot",
     "mixed": "Mixed", "fixed": "Fixed", "untested": "Untested",
 }
 LIKELY_SHORT = {
     "works": "Likely works", "works-with-quirk": "Likely needs quirk", "no-uas": "Likely no UAS",
     "broken": "Reported broken", "mixed": "Unverified, disagree", "works-with-workaround": "Likely boots with workaround",
     "fails": "Reported not to boot", "boots": "Likely boots",
+    "intermittent": "Reported to boot sometimes",
 }
 # Badge colour (the CSS classes tone-*), decided here so templates and scripts only print it. "meh" is neutral;
 # a verdict resting on hearsay alone is always "meh", whatever it says.
 TONE = {"works": "good", "works-with-quirk": "warn", "works-with-workaround": "warn", "no-uas": "meh",
-        "host-no-uas": "meh", "broken": "bad", "fails": "bad", "mixed": "warn", "fixed": "meh", "untested": "none"}
+        "host-no-uas": "meh", "broken": "bad", "fails": "bad", "intermittent": "warn", "mixed": "warn", "fixed": "meh", "untested": "none"}
 ICON = {"good": "✓", "warn": "!", "meh": "–", "bad": "✗", "none": "?"}
 # Sort order of tables, best first; a hearsay verdict sorts after the same verdict on evidence.
 RANK = {"works": 1, "works-with-workaround": 3, "works-with-quirk": 3, "no-uas": 4, "host-no-uas": 4, "fixed": 5,
-        "mixed": 6, "broken": 7, "fails": 7, "untested": 9}
+        "mixed": 6, "intermittent": 6, "broken": 7, "fails": 7, "untested": 9}
 
 # dmesg lines that mean trouble on the storage link (uas.c error handlers, hub resets, block-layer errors).
 TROUBLE_IN_DMESG = re.compile(
@@ -177,7 +180,7 @@ def uas_outcome(report: Mapping[str, Any], platform: str) -> Optional[str]:
 
 
 def _is_failure(outcome: str) -> bool:
-    return outcome in ("broken", "works-with-quirk", "fails", "works-with-workaround")
+    return outcome in ("broken", "works-with-quirk", "fails", "intermittent", "works-with-workaround")
 
 
 def _why_not_counted(report: Mapping[str, Any], outcome: str) -> Optional[str]:
@@ -441,9 +444,10 @@ def list_for(uas: Mapping[str, PlatformVerdict], boot: Mapping[str, PlatformVerd
     boot_reasons = []
     for name in LIST_PLATFORMS:
         v = boot[name]
-        if v.confidence in ("confirmed", "disputed") and v.verdict in ("fails", "mixed"):
-            boot_reasons.append(f"does not boot a {_short_platform(name)}" if v.verdict == "fails"
-                                else f"{_short_platform(name)} boot reports disagree")
+        if v.confidence in ("confirmed", "disputed") and v.verdict in ("fails", "intermittent", "mixed"):
+            boot_reasons.append({"fails": f"does not boot a {_short_platform(name)}",
+                                 "intermittent": f"boots a {_short_platform(name)} only some of the time",
+                                 "mixed": f"{_short_platform(name)} boot reports disagree"}[v.verdict])
     if naughty:
         return "naughty", naughty + boot_reasons
     confirmed = [name for name in LIST_PLATFORMS if uas[name].verdict == "works" and uas[name].confidence == "confirmed"]
@@ -486,7 +490,7 @@ def summary_line(verdict: AdapterVerdict) -> str:
     """One sentence a reader gets before the details: the list it is on and why, or the Pi verdicts."""
     if verdict.listing == "naughty":
         bases = [v.basis_text for name in LIST_PLATFORMS for v in (verdict.uas[name], verdict.boot[name])
-                 if v.verdict in ("works-with-quirk", "broken", "mixed", "fails") and v.confidence != "likely"]
+                 if v.verdict in ("works-with-quirk", "broken", "mixed", "fails", "intermittent") and v.confidence != "likely"]
         return "On the naughty list: " + "; ".join(verdict.reasons) + (f" ({bases[0]})" if bases else "") + "."
     if verdict.listing == "nice":
         return f"On the nice list: {verdict.reasons[0]} ({verdict.uas['pi4' if verdict.uas['pi4'].verdict == 'works' else 'pi5'].basis_text})."
