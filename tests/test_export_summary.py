@@ -1,31 +1,51 @@
 """Chipset pages open with how the chip's adapters fare per platform: the counting and its wording."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
-from uasdb.export import SUMMARY_PLATFORMS, chipset_platform_summary, usb_summary, vendor_display_names
+from uasdb.export import chipset_platform_summary, usb_summary, vendor_display_names
+from uasdb.verdicts import adapter_verdict
 
 
-def verdicts(*words_per_adapter):
-    """Each argument: {platform: verdict word}; platforms left out are untested."""
-    return [SimpleNamespace(uas={p: SimpleNamespace(verdict=words.get(p, "untested")) for p in SUMMARY_PLATFORMS})
-            for words in words_per_adapter]
+def r(host="pi4", **fields):
+    return dict({"date": "2022-01-01", "source": {"url": "https://example.org/"}, "host": host}, **fields)
+
+
+def verdicts(*reports_per_adapter):
+    """Each argument: the reports of one adapter."""
+    return [adapter_verdict({"id": "x", "reports": list(reports)}) for reports in reports_per_adapter]
+
+
+QUIRK = r(uas="works-with-quirk", quirks="u")
+USED = r(driver="uas", workload=["copy"], link_speed="5000M")
+BOUND = r(driver="uas", link_speed="5000M")
 
 
 @pytest.mark.parametrize("adapters, platform, text, tone", [
-    ([{"pi4": "works-with-quirk"}] * 3, "pi4", "3 of 3 tested adapters need a quirk", "warn"),
-    ([{"pi4": "works-with-quirk"}, {"pi4": "works"}, {}], "pi4",
-     "1 of 2 tested adapters needs a quirk, 1 works; 1 not tested", "warn"),
-    ([{"pi4": "works"}], "pi4", "1 of 1 tested adapter works", "good"),
-    ([{"pi4": "broken"}, {"pi4": "no-uas"}], "pi4", "1 of 2 tested adapters has broken UAS, 1 has no UAS", "bad"),
-    ([{}, {}], "pi5", "no adapter tested", "none"),
+    ([[QUIRK]] * 3, "pi4", "3 of 3 tested adapters need a quirk", "warn"),
+    ([[QUIRK], [USED], []], "pi4", "1 of 2 tested adapters needs a quirk, 1 works, used at 5 Gbit/s; 1 not tested", "warn"),
+    ([[USED]], "pi4", "1 of 1 tested adapter works, used at 5 Gbit/s", "good"),
+    ([[BOUND]], "pi4", "1 of 1 tested adapter works, pending more reports", "fair"),
+    ([[r(uas="works")]], "pi4", "1 of 1 tested adapter has only unverified reports", "meh"),
+    ([[r(driver="uas", stability="errors", notes="x")], [r(uas="device-no-uas", driver="usb-storage")]], "pi4",
+     "1 of 2 tested adapters has broken UAS, 1 has no UAS", "bad"),
+    ([[], []], "pi5", "no tested adapter", "none"),
 ])
 def test_summary_counts_and_words(adapters, platform, text, tone):
     row = next(r for r in chipset_platform_summary(verdicts(*adapters)) if r["platform"] == platform)
     assert row["text"] == text
     assert row["tone"] == tone
+
+
+def test_chip_summary_counts_booting_beside_uas():
+    # The JMS583 case: one adapter binds UAS on a Pi 4, four of them do not boot it.
+    fails = r(boot="fails", notes="x")
+    rows = chipset_platform_summary(verdicts([BOUND], [fails], [fails], [fails], [fails, BOUND], [r(boot="works")], []))
+    pi4 = next(row for row in rows if row["platform"] == "pi4")
+    assert pi4["text"] == "2 of 2 tested adapters work, pending more reports; 5 not tested"
+    assert pi4["boot"]["text"] == "4 of 5 adapters with a boot report do not boot, 1 boots; 2 not tested"
+    assert pi4["boot"]["tone"] == "bad" and pi4["trouble"] == 4
+    assert "boot" not in next(row for row in rows if row["platform"] == "linux")
 
 
 @pytest.mark.parametrize("vendors, expected", [

@@ -9,6 +9,9 @@ LSUSB_T_UAS = "|__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=uas, 5000M"
 LSUSB_T_BOT = "|__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=usb-storage, 5000M"
 ABORT = "sd 0:0:0:0: [sda] tag#2 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD OUT"
 FIX = {"component": "bootloader", "version": "2020-09-03", "url": "https://example.org/release-notes"}
+# A success the nice list accepts: the driver named, a workload stated, the link shown.
+USED_FAST = {"uas": "works", "driver": "uas", "workload": ["copy"], "link_speed": "5000M"}
+SEQ_READ_380 = {"tool": "dd", "test": "seq-read", "value": 380, "unit": "MB/s"}
 
 
 def r(host="pi4", date="2021-01-01", **fields):
@@ -106,13 +109,14 @@ def test_hearsay_is_never_a_bare_works():
     assert "unverified" in verdict["text"]
 
 
-def test_basis_counts_reports_strongest_evidence_and_years():
+def test_basis_counts_reports_strongest_evidence_depth_link_and_years():
     reports = [r(uas="works", driver="uas", date="2020-03-01"), r(driver="uas", stability="stable", date="2024-06"),
-               r(uas="works", evidence={"lsusb_t": LSUSB_T_UAS}, date="2022")]
+               r(uas="works", evidence={"lsusb_t": LSUSB_T_UAS}, workload=["root-fs"], in_use_for="months", date="2022")]
     verdict = verdict_for_platform(reports, "pi4").as_dict()
-    assert verdict["basis"] == {"reports": 3, "strongest": "observed", "first": "2020", "last": "2024"}
-    assert verdict["basis_text"] == "3 reports · observed · 2020–2024"
-    assert verdict["badge"] == "Works" and verdict["tone"] == "good"
+    assert verdict["basis"] == {"reports": 3, "strongest": "observed", "first": "2020", "last": "2024",
+                                "depth": "long-term", "link": "5000M", "link_from": "evidence"}
+    assert verdict["basis_text"] == "3 reports · observed · used for weeks or more at 5000M · 2020–2024"
+    assert verdict["badge"] == "Works" and verdict["tone"] == "good" and verdict["recommended"]
 
 
 def test_outvoted_hearsay_is_listed_not_counted():
@@ -164,9 +168,20 @@ def test_boot_verdict(name, reports, platform, expected):
 
 
 LIST_CASES = [
-    ("works on pi4 with a stated report is nice", [r(uas="works", driver="uas")], "nice"),
-    ("works on pi5 only is nice", [r("pi5", driver="uas", stability="stable")], "nice"),
-    ("boot is a column, not a gate", [r(uas="works", driver="uas", boot="fails", notes="x")], "nice"),
+    ("used at 5000M on pi4 with a stated report is nice", [r(**USED_FAST)], "nice"),
+    ("used at 5000M on pi5 only is nice", [r("pi5", driver="uas", stability="stable", link_speed="5000M")], "nice"),
+    ("boot is a column, not a gate", [r(**USED_FAST, boot="fails", notes="x")], "nice"),
+    ("a bind-only snapshot is pending, not nice", [r(uas="works", driver="uas", link_speed="5000M")], "pending"),
+    ("used only at 480M is pending", [r(**dict(USED_FAST, link_speed="480M"))], "pending"),
+    ("used with no link shown is pending", [r(uas="works", driver="uas", workload=["copy"])], "pending"),
+    ("a figure USB 2 cannot carry shows the link", [r(uas="works", driver="uas", throughput=[SEQ_READ_380])], "nice"),
+    ("pending with a boot failure is naughty", [r(uas="works", driver="uas", boot="fails", notes="x")], "naughty"),
+    ("intermittent boot is naughty", [r(boot="intermittent", notes="x")], "naughty"),
+    ("a quirk whose need is not shown lists nothing", [r(driver="usb-storage", quirks="u", link_speed="5000M")], None),
+    ("a stated quirk is naughty", [r(uas="works-with-quirk", quirks="u", driver="usb-storage")], "naughty"),
+    ("quirk on USB 3, works at 480M is naughty, not mixed",
+     [r(uas="works-with-quirk", quirks="u", link_speed="5000M"), r(uas="works", driver="uas", link_speed="480M")],
+     "naughty"),
     ("hearsay works is not nice", [r(uas="works", boot="works")], None),
     ("hearsay broken is not naughty", [r(uas="broken", notes="x")], None),
     ("quirk is naughty", [r(uas="works-with-quirk", quirks="u", boot="works")], "naughty"),
@@ -178,7 +193,7 @@ LIST_CASES = [
     ("hearsay against blocks the nice list", [r(uas="works", driver="uas"), r("pi5", uas="broken", notes="x")], None),
     ("boot fails, UAS unknown: naughty", [r(boot="fails", notes="x")], "naughty"),
     ("old boot failure fixed since: not naughty", [r(boot="fails", notes="x", fixed_in=FIX)], None),
-    ("boot failure blamed on power: nice", [r(uas="works", driver="uas"), r(boot="fails", blamed_on="power", notes="x")], "nice"),
+    ("boot failure blamed on power: nice", [r(**USED_FAST), r(boot="fails", blamed_on="power", notes="x")], "nice"),
     ("no uas on adapter: neither", [r(uas="device-no-uas", driver="usb-storage", boot="works")], None),
     ("pi3 only: neither", [r("pi3b-plus", uas="host-no-uas", boot="works")], None),
 ]
@@ -196,8 +211,15 @@ def test_naughty_reasons_say_why():
 
 
 def test_summary_of_a_nice_product_gives_its_basis():
-    verdict = adapter_verdict(record(r(uas="works", driver="uas", date="2023-01-01")))
-    assert summary_line(verdict) == "On the nice list: UAS works without a quirk on Pi 4 (1 report · stated · 2023)."
+    verdict = adapter_verdict(record(r(**USED_FAST, date="2023-01-01")))
+    assert summary_line(verdict) == ("On the nice list: UAS works without a quirk on Pi 4, used at 5 Gbit/s or faster "
+                                     "(1 report · stated · used at 5000M · 2023).")
+
+
+def test_summary_of_a_pending_product_says_what_is_missing():
+    verdict = adapter_verdict(record(r(uas="works", evidence={"lsusb_t": LSUSB_T_UAS}, date="2020-07-03")))
+    assert summary_line(verdict) == ("Pending more reports: UAS binds without a quirk on Pi 4, not yet tried under load "
+                                     "(1 report · observed · binds uas at 5000M, not tried under load · 2020).")
 
 
 def test_quirk_line_applies_flags_to_every_id():

@@ -34,7 +34,7 @@ from .reference import load_usbids
 from .report_link import report_query
 from .linuxhw_export import add_popularity, add_wanted
 from .reference import load_linuxhw
-from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, ICON, PLATFORMS, TONE, VERDICT_SHORT,
+from .verdicts import (LIST_PLATFORMS, BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, ICON, PLATFORMS, TONE, VERDICT_SHORT,
                        VERDICT_TEXT, QUIRKS_PARAM_MAX_CHARS, adapter_verdict, combined_quirk_line, merge_quirk_entries,
                        quirk_line_fits, quirk_value_length, summary_line, usb_id_verdict)
 
@@ -304,7 +304,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
     }, distributions, HOST_LABELS, _usb_slot), load_linuxhw(), _usb_slot),
         kernel_of=cache.adapter_kernel if cache else None)
     add_wanted(site)
-    site["buy"] = buy_rankings(adapters)
+    site["buy"] = buy_rankings(adapters, verdict_by_id)
     site["buy_order"] = list(BUY_PLATFORMS)
     site["latest_reports"] = latest_reports(adapters)
     # The naughty page shows the built-in-preserving line when there is one: judge the length of that one.
@@ -328,10 +328,11 @@ _CONFIDENCE_ORDER = {"confirmed": 0, "likely": 1, "disputed": 2, "none": 3}
 
 
 def _lite(pv: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
-    """The parts of a platform verdict a ranking shows (badge, tone, basis)."""
+    """The parts of a platform verdict a ranking shows (badge, tone, grade, basis)."""
     if not pv:
         return None
-    return {k: pv[k] for k in ("verdict", "short", "tone", "rank", "confidence", "strength", "basis_text")}
+    return {k: pv[k] for k in ("verdict", "short", "tone", "icon", "rank", "confidence", "strength", "grade",
+                               "recommended", "pending", "basis_text")}
 
 
 def best_read(adapter: Dict[str, Any], hosts: Sequence[str]) -> Optional[Dict[str, Any]]:
@@ -345,36 +346,91 @@ def best_read(adapter: Dict[str, Any], hosts: Sequence[str]) -> Optional[Dict[st
             "drive_label": bar["drive_label"], "report": bar["report"]}
 
 
-def buy_rankings(adapters: List[Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
-    """Per platform, every product with a vendor and a model number (something a buyer can order) that a report
-    tested there, best first: verdict rank (works before needs-quirk before broken; "likely" after "confirmed"),
-    then boot on a Pi, confidence, strongest evidence, number of reports, name. Untested ones are only counted."""
+def platform_quirk(verdict: Any, platform: str) -> Optional[Dict[str, str]]:
+    """The quirk line a ranking row for `platform` may show, and in which words: "needs" only when reports on
+    that platform needed it; "works with" when they applied it without showing the failure; otherwise the
+    platform the line came from, so a Linux PC's line never reads as the Pi's."""
+    here = verdict.quirk_entries_for([platform])
+    pv = verdict.uas[platform]
+    if here:
+        words = "works with" if pv.grade == "failure-not-shown" else "needs"
+        return {"words": words, "line": "usb-storage.quirks=" + ",".join(here)}
+    others = [s for s in verdict.quirk_sources if platform not in s["platforms"]]
+    if not others:
+        return None
+    where = ", ".join(dict.fromkeys(PLATFORMS[p]["label"] for s in others for p in s["platforms"]))
+    return {"words": f"{where} reports needed", "line": "usb-storage.quirks=" + ",".join(s["entry"] for s in others)}
+
+
+# Which part of a what-to-buy page a product goes in (buy_group): the order of the page's sections.
+BUY_GROUPS = ("recommended", "pending", "other", "avoid")
+_NVME = ("nvme", "nvme-sata")
+
+
+def buy_group(uas: Any, boot: Optional[Any]) -> str:
+    """recommended: UAS used at 5 Gbit/s without a quirk (nothing against) and booting not reported to fail;
+    avoid: on observed or stated evidence, a quirk shown to be needed, broken or disputed UAS, or a boot that
+    fails, works only sometimes, or is disputed; pending: UAS works, not yet recommended; other: the rest
+    (unverified reports, no UAS, a quirk whose need is not shown, booting only)."""
+    strong_uas = uas.confidence in ("confirmed", "disputed")
+    if strong_uas and (uas.verdict in ("broken", "mixed")
+                       or (uas.verdict == "works-with-quirk" and uas.grade != "failure-not-shown")):
+        return "avoid"
+    if boot is not None and boot.confidence in ("confirmed", "disputed") and boot.verdict in ("fails", "intermittent", "mixed"):
+        return "avoid"
+    if uas.recommended:
+        return "recommended"
+    if uas.pending:
+        return "pending"
+    return "other"
+
+
+def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
+    """Per platform, every product with a vendor and a model number (something a buyer can order) that has any
+    verdict there, UAS or boot, good or bad, in the page's sections (BUY_GROUPS), best first within each:
+    verdict rank, then boot on a Pi, confidence, strongest evidence, number of reports, name. Untested ones are
+    only counted. `counts` says exactly what each number counts."""
     result = {}
     for name, title in BUY_PLATFORMS.items():
         spec = PLATFORMS[name]
         orderable = [a for a in adapters if a.get("vendor") and a.get("model")]
-        tested = [a for a in orderable if a["verdict"]["uas"][name]["verdict"] != "untested"]
+
+        def has_verdict(a):
+            boot = a["verdict"]["boot"].get(name)
+            return a["verdict"]["uas"][name]["verdict"] != "untested" or (boot and boot["verdict"] != "untested")
+        listed = [a for a in orderable if has_verdict(a)]
 
         def key(a):
             uas = a["verdict"]["uas"][name]
             boot = a["verdict"]["boot"].get(name)
             return (uas["rank"], boot["rank"] if boot else 0, _CONFIDENCE_ORDER[uas["confidence"]],
                     _STRENGTH_ORDER[uas["strength"]], -uas["basis"]["reports"], a["name"].casefold())
-        products = []
-        for a in sorted(tested, key=key):
-            products.append({"id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a["model"],
-                             "drive_label": a["drive_label"], "chipset_name": a.get("chipset_name"),
-                             "uas": _lite(a["verdict"]["uas"][name]), "boot": _lite(a["verdict"]["boot"].get(name)),
-                             "best_read": best_read(a, spec["hosts"]), "quirk_line": a["verdict"]["quirk_line"]})
-        for p in products:
-            # A flag per product, and the first three picks: the templates would otherwise test membership of a
-            # list for every row (quadratic at 10,000 adapters).
-            p["recommended"] = (p["uas"]["verdict"] == "works" and p["uas"]["confidence"] == "confirmed"
-                                and (not p["boot"] or p["boot"]["verdict"] in ("works", "untested")))
-        picks = [p for p in products if p["recommended"]]
-        result[name] = {"platform": name, "slug": BUY_SLUGS[name], "title": title, "label": spec["label"], "short": PLATFORM_SHORT[name],
-                        "pi": spec["pi"], "products": products, "recommended": [p["id"] for p in picks], "top": picks[:3],
-                        "untested_orderable": len(orderable) - len(tested)}
+        groups: Dict[str, List[Dict[str, Any]]] = {g: [] for g in BUY_GROUPS}
+        for a in sorted(listed, key=key):
+            verdict = verdict_by_id[a["id"]]
+            boot = verdict.boot.get(name)
+            group = buy_group(verdict.uas[name], boot)
+            groups[group].append({
+                "id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a["model"],
+                "drive_label": a["drive_label"], "chipset_name": a.get("chipset_name"), "group": group,
+                "recommended": group == "recommended", "asin": (a.get("product_codes") or {}).get("asin", []),
+                "uas": _lite(a["verdict"]["uas"][name]), "boot": _lite(a["verdict"]["boot"].get(name)),
+                "best_read": best_read(a, spec["hosts"]), "quirk": platform_quirk(verdict, name),
+                "nvme": a.get("drive_interface") in _NVME})
+        picks = groups["recommended"]
+        products = [p for g in BUY_GROUPS if g != "avoid" for p in groups[g]]
+        boots = [p for p in picks if p["boot"] and p["boot"]["verdict"] == "works" and p["boot"]["confidence"] == "confirmed"]
+        nvme_boots = [p for g in BUY_GROUPS if g != "avoid" for p in groups[g]
+                      if p["nvme"] and p["boot"] and p["boot"]["verdict"] == "works" and p["boot"]["confidence"] == "confirmed"]
+        result[name] = {"platform": name, "slug": BUY_SLUGS[name], "title": title, "label": spec["label"],
+                        "short": PLATFORM_SHORT[name], "pi": spec["pi"], "products": products, "avoid": groups["avoid"],
+                        "recommended": [p["id"] for p in picks], "top": picks[:3],
+                        "counts": {"with_verdict": len(listed), "recommended": len(picks),
+                                   "recommended_and_boots": len(boots), "pending": len(groups["pending"]),
+                                   "other": len(groups["other"]), "avoid": len(groups["avoid"]),
+                                   "untested_orderable": len(orderable) - len(listed),
+                                   "nvme_boots": len(nvme_boots)},
+                        "untested_orderable": len(orderable) - len(listed)}
     return result
 
 
@@ -422,38 +478,75 @@ def vendor_display_names(vendors) -> Dict[str, str]:
     return labels
 
 
-# How a chipset's adapters fare, per UAS verdict: (singular, plural) verb phrases, worst first (the tone follows it).
-_FARE = {"broken": ("has broken UAS", "have broken UAS"), "works-with-quirk": ("needs a quirk", "need a quirk"),
-         "no-uas": ("has no UAS", "have no UAS"), "mixed": ("has mixed reports", "have mixed reports"),
+# How a chipset's adapters fare: (singular, plural) verb phrases per bucket, worst first (the tone follows it).
+# A bucket is a verdict word refined by its grade and confidence (_fare_bucket).
+_FARE = {"broken": ("has broken UAS", "have broken UAS"), "mixed": ("has mixed reports", "have mixed reports"),
+         "works-with-quirk": ("needs a quirk", "need a quirk"),
+         "errors": ("had UAS errors of unclear cause", "had UAS errors of unclear cause"),
+         "no-uas": ("has no UAS", "have no UAS"),
          "fixed": ("had trouble a later release fixed", "had trouble a later release fixed"),
-         "works": ("works", "work")}
+         "quirk-applied": ("works with a quirk whose need is not shown", "work with a quirk whose need is not shown"),
+         "unverified": ("has only unverified reports", "have only unverified reports"),
+         "pending": ("works, pending more reports", "work, pending more reports"),
+         "works": ("works, used at 5 Gbit/s", "work, used at 5 Gbit/s")}
+_BOOT_FARE = {"fails": ("does not boot", "do not boot"), "intermittent": ("boots only sometimes", "boot only sometimes"),
+              "mixed": ("has mixed boot reports", "have mixed boot reports"),
+              "works-with-workaround": ("boots with a workaround", "boot with a workaround"),
+              "fixed": ("had a boot failure a later release fixed", "had a boot failure a later release fixed"),
+              "unverified": ("has only unverified boot reports", "have only unverified boot reports"),
+              "works": ("boots", "boot")}
+_FARE_TONE = {"broken": "bad", "mixed": "warn", "works-with-quirk": "warn", "errors": "warn", "no-uas": "meh",
+              "fixed": "meh", "quirk-applied": "meh", "unverified": "meh", "pending": "fair", "works": "good",
+              "fails": "bad", "intermittent": "warn", "works-with-workaround": "warn"}
+# Buckets a buyer avoids: the "trouble" count that sorts the chipset table.
+_TROUBLE = frozenset({"broken", "mixed", "works-with-quirk", "errors", "fails", "intermittent"})
 SUMMARY_PLATFORMS = ("pi5", "pi4", "linux", "macos")
 
 
+def _fare_bucket(pv: Any) -> str:
+    if pv.verdict == "untested":
+        return "untested"
+    if pv.confidence == "likely":
+        return "unverified"
+    if pv.kind == "uas" and pv.verdict == "works":
+        return "works" if pv.recommended else "pending"
+    return {"failure-not-shown": "quirk-applied", "cause-not-isolated": "errors"}.get(pv.grade or "", pv.verdict)
+
+
+def _fare(verdicts: List[Any], fare: Dict[str, Tuple[str, str]], noun: Tuple[str, str]) -> Dict[str, Any]:
+    counts: Dict[str, int] = {}
+    for pv in verdicts:
+        bucket = _fare_bucket(pv)
+        counts[bucket] = counts.get(bucket, 0) + 1
+    untested = counts.pop("untested", 0)
+    tested = sum(counts.values())
+    parts = [f"{counts[w]} {fare[w][counts[w] != 1]}" for w in fare if counts.get(w)]
+    if tested:
+        first = parts[0].split(" ", 1)
+        text = f"{first[0]} of {tested} {noun[tested != 1]} {first[1]}" + "".join(f", {p}" for p in parts[1:])
+    else:
+        text = f"no {noun[0]}"
+    if untested and tested:
+        text += f"; {untested} not tested"
+    worst = next((w for w in fare if counts.get(w)), None)
+    return {"counts": dict(counts, untested=untested), "tested": tested, "text": text,
+            "tone": _FARE_TONE[worst] if worst else TONE["untested"],
+            "trouble": sum(n for w, n in counts.items() if w in _TROUBLE)}
+
+
 def chipset_platform_summary(verdicts: List[Any]) -> List[Dict[str, Any]]:
-    """Per platform, how the chipset's adapters fare: "3 of 3 adapters need a quirk" (tested ones only, the
-    untested counted apart), so a chipset page can open with the answer instead of a table at the bottom."""
+    """Per platform, how the chipset's adapters fare with UAS ("1 of 2 tested adapters needs a quirk, 1 works,
+    pending more reports"; tested ones only, the untested counted apart) and, on a Pi, with booting, so a
+    chipset page opens with the answer and the chipset table can sort by trouble."""
     rows = []
     for name in SUMMARY_PLATFORMS:
-        counts: Dict[str, int] = {}
-        for verdict in verdicts:
-            word = verdict.uas[name].verdict
-            counts[word] = counts.get(word, 0) + 1
-        untested = counts.pop("untested", 0)
-        tested = sum(counts.values())
-        parts = [f"{counts[w]} {_FARE[w][counts[w] != 1]}" for w in _FARE if counts.get(w)]
-        if tested:
-            first = parts[0].split(" ", 1)
-            text = f"{first[0]} of {tested} tested adapter{'s' if tested != 1 else ''} {first[1]}"
-            text += "".join(f", {p}" for p in parts[1:])
-        else:
-            text = "no adapter tested"
-        if untested and tested:
-            text += f"; {untested} not tested"
-        worst = next((w for w in _FARE if counts.get(w)), None)
-        rows.append({"platform": name, "label": PLATFORMS[name]["label"], "short": PLATFORM_SHORT[name],
-                     "counts": dict(counts, untested=untested), "tested": tested, "text": text,
-                     "tone": TONE[worst] if worst else TONE["untested"]})
+        row = dict(_fare([v.uas[name] for v in verdicts], _FARE, ("tested adapter", "tested adapters")),
+                   platform=name, label=PLATFORMS[name]["label"], short=PLATFORM_SHORT[name])
+        if name in LIST_PLATFORMS:
+            row["boot"] = _fare([v.boot[name] for v in verdicts], _BOOT_FARE,
+                               ("adapter with a boot report", "adapters with a boot report"))
+            row["trouble"] += row["boot"]["trouble"]
+        rows.append(row)
     return rows
 
 
