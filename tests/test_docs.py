@@ -80,3 +80,31 @@ def test_yq_recipe(title, command):
                             capture_output=True, text=True, timeout=60, env=dict(os.environ))
     assert result.returncode == 0, result.stderr
     assert result.stdout == EXPECTED[title]
+
+
+VERDICTS_DOC = (REPO / "docs" / "verdicts.md").read_text(encoding="utf-8")
+_EXAMPLE = re.compile(r"^#### (?P<title>.+?)\n\n```yaml\n(?P<reports>.*?)```\n(?P<claims>.*?)(?=^#### |\Z)", re.S | re.M)
+_CLAIM = re.compile(r"^(?P<kind>UAS|Boot): \*\*(?P<icon>\S) (?P<short>[^*]+)\*\* · (?P<basis>.+)$", re.M)
+
+
+def _worked_examples():
+    return [(m["title"], m["reports"], m["claims"]) for m in _EXAMPLE.finditer(VERDICTS_DOC)]
+
+
+def test_the_verdict_page_has_worked_examples():
+    assert len(_worked_examples()) >= 8
+
+
+@pytest.mark.parametrize("title,reports,claims", _worked_examples(), ids=[e[0] for e in _worked_examples()])
+def test_each_worked_example_reads_as_the_engine_computes(title, reports, claims):
+    """docs/verdicts.md (also the site's /verdicts/ page) promises a badge and basis for each example: the engine
+    must give exactly those, so the explanation cannot drift from the code."""
+    import yaml
+    from uasdb.verdicts import ICON, adapter_verdict
+    record = {"id": "example", "reports": [dict(r, source={"url": "https://example.org/"}) for r in yaml.safe_load(reports)]}
+    verdict = adapter_verdict(record)
+    found = list(_CLAIM.finditer(claims))
+    assert found, f"example {title!r} states no badge"
+    for claim in found:
+        pv = (verdict.uas if claim["kind"] == "UAS" else verdict.boot)["pi4"]
+        assert (claim["icon"], claim["short"], claim["basis"]) == (ICON[pv.tone], pv.short, pv.basis_text)

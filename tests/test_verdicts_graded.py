@@ -160,8 +160,9 @@ ABOUT_CASES = [
      "1 Pi 4 report, no UAS verdict: 1 naming no driver or UAS outcome"),
     ("a failure blamed on the hub", [r(driver="uas", stability="errors", blamed_on="hub", notes="x")], "uas", "No verdict",
      "1 Pi 4 report, no UAS verdict: 1 not counted (blamed on the hub)"),
-    ("no boot among UAS reports", [r(driver="uas")], "boot", "No verdict",
-     "1 Pi 4 report, no boot verdict: 1 not about booting"),
+    ("UAS reports are not boot reports", [r(driver="uas")], "boot", "Untested", "no boot reports yet"),
+    ("a boot failure blamed on power", [r(driver="uas"), r(boot="fails", blamed_on="power", notes="x")], "boot", "No verdict",
+     "1 Pi 4 report, no boot verdict: 1 not counted (blamed on power)"),
 ]
 
 

@@ -268,6 +268,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
 
     naughty = [a for a in adapters if a["verdict"]["list"] == "naughty"]
     nice = [a for a in adapters if a["verdict"]["list"] == "nice"]
+    pending = [a for a in adapters if a["verdict"]["list"] == "pending"]
     naughty_verdicts = [v for v in verdicts if v.listing == "naughty"]
     naughty_entries = _naughty_quirk_entries(naughty, verdict_by_id, usb)
     shared_with_working = [e["usb_id"] for e in naughty_entries if e["shared_with_working"]]
@@ -280,6 +281,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
         "lists": {
             "naughty": [a["id"] for a in naughty],
             "nice": [a["id"] for a in nice],
+            "pending": [a["id"] for a in pending],
             "naughty_quirk_line": combined_quirk_line(naughty_verdicts, exclude_ids=shared_with_working),
             "naughty_quirk_entries": naughty_entries,
             "naughty_excluded_ids": shared_with_working,
@@ -300,7 +302,8 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
         "boot_verdict_text": BOOT_VERDICT_TEXT,
         "boot_verdict_short": BOOT_VERDICT_SHORT,
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
-                   "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice)},
+                   "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice),
+                   "pending": len(pending)},
     }, distributions, HOST_LABELS, _usb_slot), load_linuxhw(), _usb_slot),
         kernel_of=cache.adapter_kernel if cache else None)
     add_wanted(site)
@@ -332,7 +335,7 @@ def _lite(pv: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
     if not pv:
         return None
     return {k: pv[k] for k in ("verdict", "short", "tone", "icon", "rank", "confidence", "strength", "grade",
-                               "recommended", "pending", "basis_text")}
+                               "recommended", "pending", "basis_text", "about")}
 
 
 def best_read(adapter: Dict[str, Any], hosts: Sequence[str]) -> Optional[Dict[str, Any]]:
@@ -498,6 +501,12 @@ _BOOT_FARE = {"fails": ("does not boot", "do not boot"), "intermittent": ("boots
 _FARE_TONE = {"broken": "bad", "mixed": "warn", "works-with-quirk": "warn", "errors": "warn", "no-uas": "meh",
               "fixed": "meh", "quirk-applied": "meh", "unverified": "meh", "pending": "fair", "works": "good",
               "fails": "bad", "intermittent": "warn", "works-with-workaround": "warn"}
+# The one or two words a compact count shows ("2 need quirk"), per bucket.
+_FARE_WORD = {"works": "recommended", "pending": "pending", "works-with-quirk": "need quirk", "broken": "broken",
+              "mixed": "mixed", "errors": "errors", "no-uas": "no UAS", "fixed": "fixed", "quirk-applied": "quirk applied",
+              "unverified": "unverified"}
+_BOOT_FARE_WORD = {"works": "boot", "works-with-workaround": "workaround", "intermittent": "sometimes", "fails": "no boot",
+                   "mixed": "mixed", "fixed": "fixed", "unverified": "unverified"}
 # Buckets a buyer avoids: the "trouble" count that sorts the chipset table.
 _TROUBLE = frozenset({"broken", "mixed", "works-with-quirk", "errors", "fails", "intermittent"})
 SUMMARY_PLATFORMS = ("pi5", "pi4", "linux", "macos")
@@ -513,7 +522,8 @@ def _fare_bucket(pv: Any) -> str:
     return {"failure-not-shown": "quirk-applied", "cause-not-isolated": "errors"}.get(pv.grade or "", pv.verdict)
 
 
-def _fare(verdicts: List[Any], fare: Dict[str, Tuple[str, str]], noun: Tuple[str, str]) -> Dict[str, Any]:
+def _fare(verdicts: List[Any], fare: Dict[str, Tuple[str, str]], noun: Tuple[str, str],
+          words: Dict[str, str]) -> Dict[str, Any]:
     counts: Dict[str, int] = {}
     for pv in verdicts:
         bucket = _fare_bucket(pv)
@@ -529,7 +539,8 @@ def _fare(verdicts: List[Any], fare: Dict[str, Tuple[str, str]], noun: Tuple[str
     if untested and tested:
         text += f"; {untested} not tested"
     worst = next((w for w in fare if counts.get(w)), None)
-    return {"counts": dict(counts, untested=untested), "tested": tested, "text": text,
+    badges = [{"count": counts[w], "word": words[w], "tone": _FARE_TONE[w]} for w in fare if counts.get(w)]
+    return {"counts": dict(counts, untested=untested), "tested": tested, "text": text, "badges": badges,
             "tone": _FARE_TONE[worst] if worst else TONE["untested"],
             "trouble": sum(n for w, n in counts.items() if w in _TROUBLE)}
 
@@ -540,11 +551,11 @@ def chipset_platform_summary(verdicts: List[Any]) -> List[Dict[str, Any]]:
     chipset page opens with the answer and the chipset table can sort by trouble."""
     rows = []
     for name in SUMMARY_PLATFORMS:
-        row = dict(_fare([v.uas[name] for v in verdicts], _FARE, ("tested adapter", "tested adapters")),
+        row = dict(_fare([v.uas[name] for v in verdicts], _FARE, ("tested adapter", "tested adapters"), _FARE_WORD),
                    platform=name, label=PLATFORMS[name]["label"], short=PLATFORM_SHORT[name])
         if name in LIST_PLATFORMS:
             row["boot"] = _fare([v.boot[name] for v in verdicts], _BOOT_FARE,
-                               ("adapter with a boot report", "adapters with a boot report"))
+                               ("adapter with a boot report", "adapters with a boot report"), _BOOT_FARE_WORD)
             row["trouble"] += row["boot"]["trouble"]
         rows.append(row)
     return rows

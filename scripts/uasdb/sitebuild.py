@@ -70,10 +70,13 @@ class LoopbackServer:
 
 def stage_site(workdir: Path) -> Path:
     """A copy of site/ (without build outputs) in `workdir`, beside the schemas its ../schema mount serves at
-    /schema/, where their $id points; the caller adds ../data. Returns the copy's site folder."""
+    /schema/, where their $id points, and the docs it mounts (docs/verdicts.md, the /verdicts/ page); the caller
+    adds ../data. Returns the copy's site folder."""
     site = workdir / "site"
     shutil.copytree(SITE_SRC, site, ignore=shutil.ignore_patterns("generated", "resources", ".hugo_build.lock"))
     shutil.copytree(REPO_ROOT / "schema", workdir / "schema")
+    (workdir / "docs").mkdir()
+    shutil.copy2(REPO_ROOT / "docs" / "verdicts.md", workdir / "docs" / "verdicts.md")
     return site
 
 

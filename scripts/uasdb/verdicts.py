@@ -57,6 +57,8 @@ LIST_PLATFORMS = ("pi4", "pi5")
 # drivers/usb/storage/usb.c: `static char quirks[128]` — a longer value is refused whole ("string parameter too long").
 QUIRKS_PARAM_MAX_CHARS = 127
 NOT_THE_ADAPTER = frozenset({"power", "cable", "hub", "drive", "host", "software"})
+BLAME_WORDS = {"power": "power", "cable": "the cable", "hub": "the hub", "drive": "the drive", "host": "the host",
+               "software": "software"}
 
 EVIDENCE_CLASSES = {
     "observed": "output that shows the driver or the failure (lsusb -t, dmesg, probe) is attached or quoted",
@@ -590,15 +592,18 @@ def _about(reports: Sequence[Mapping[str, Any]], findings: List[Finding], platfo
     parts = []
     set_aside = [f for f in findings if not f.counted]
     if set_aside:
-        reasons = sorted({("fixed since" if f.why_not_counted == "fixed" else
-                           (f.why_not_counted or "").replace("blamed-on-", "blamed on the "))
+        reasons = sorted({"fixed since" if f.why_not_counted == "fixed" else
+                          f"blamed on {BLAME_WORDS.get((f.why_not_counted or '').replace('blamed-on-', ''), 'something else')}"
                           for f in set_aside})
         parts.append(f"{len(set_aside)} not counted ({', '.join(reasons)})")
+    if kind == "boot":
+        # Reports about UAS alone are not boot reports: "no boot reports yet" stays true for them.
+        if not set_aside:
+            return None
+        n = len(set_aside)
     with_finding = {f.report for f in findings}
     rest = [i for i in on_platform if i not in with_finding]
-    if rest and kind == "boot":
-        parts.append(f"{len(rest)} not about booting")
-    elif rest:
+    if rest and kind == "uas":
         boot_only = [i for i in rest if "boot" in reports[i]]
         if len(boot_only) == len(rest):
             parts.append(f"{len(rest)} about booting only")

@@ -75,7 +75,8 @@ def test_a_quirk_entry_that_would_drop_builtin_flags_is_shown_keeping_them(tmp_p
                      report={"driver": "uas", "uas": "works-with-quirk", "quirks": "t"})
     public = build_site(tmp_path / "site", "http://127.0.0.1:1", [write_tree(tmp_path, [record])])
     page = page_text(public / "adapters/acme-box/index.html")
-    assert ("The line to add: it keeps the flags Linux 6.12 sets for this ID by itself, which a usb-storage.quirks "
+    assert ("The line reports on a Pi 4 used to make this adapter work (152d:0567:t: Raspberry Pi 4, 1 report). "
+            "The line below also keeps the flags Linux 6.12 sets for this ID by itself, which a usb-storage.quirks "
             "entry would otherwise replace. usb-storage.quirks= 152d:0567:ft Copy") in page
     assert ("A usb-storage.quirks entry replaces the kernel's built-in flags for that ID, so 152d:0567:t alone would "
             "drop NO_REPORT_OPCODES (letter f : does not ask which commands the bridge supports). "

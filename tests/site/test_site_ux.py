@@ -335,11 +335,10 @@ def served_site(tmp_path):
     import time
     import urllib.request
 
-    from uasdb.sitebuild import hugo_binary
+    from uasdb.sitebuild import hugo_binary, stage_site
     from uasdb.watch import refresh
 
-    site_dir = tmp_path / "site"
-    shutil.copytree(REPO_ROOT / "site", site_dir, ignore=shutil.ignore_patterns("generated", "resources", ".hugo_build.lock"))
+    site_dir = stage_site(tmp_path)
     data = tmp_path / "data"
     shutil.copytree(REPO_ROOT / "tests" / "fixtures" / "site-data", data)
     out = site_dir / "data" / "generated"
