@@ -94,6 +94,9 @@ EVIDENCE_CASES = [
     ("quirk named", r(uas="works-with-quirk", quirks="u"), "stated"),
     ("lsusb line alone shows no driver", r(uas="works", evidence={"lsusb": "Bus 002 Device 002: ID 152d:0578"}), "hearsay"),
     ("outcome only", r(uas="works"), "hearsay"),
+    ("a relayed quirk is hearsay", r(uas="works-with-quirk", quirks="u", second_hand=True), "hearsay"),
+    ("a relayed account with its output quoted is observed",
+     r(uas="works", second_hand=True, evidence={"lsusb_t": LSUSB_T_UAS}), "observed"),
 ]
 
 

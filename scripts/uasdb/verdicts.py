@@ -12,7 +12,7 @@ The rule, in words (docs/verdicts.md explains it with worked examples):
    (this Pi has no UAS)", which says nothing about the adapter.
 3. Evidence strength. *observed*: output that shows the driver or the failure is attached or quoted
    (`lsusb -t`, dmesg, probe). *stated*: the reporter names the driver or the quirk. *hearsay*: an outcome
-   with neither ("works fine", "known good").
+   with neither ("works fine", "known good"), or a `second_hand` account with no output, whatever it names.
 4. Depth and link. How far a finding goes: *bound* (the driver seen in a snapshot and nothing more), *used*
    (a workload shown or stated: `workload`, a benchmark, `stability`, a boot from the drive), *long-term*
    (`in_use_for` weeks or more). The link it was seen at: `link_speed`, else the `lsusb -t` or dmesg lines,
@@ -227,6 +227,8 @@ def evidence_strength(report: Mapping[str, Any]) -> str:
     """observed / stated / hearsay for what a report says about UAS (EVIDENCE_CLASSES)."""
     if evidence_driver(report) or dmesg_trouble(report) or (report.get("evidence") or {}).get("probe"):
         return "observed"
+    if report.get("second_hand"):
+        return "hearsay"  # someone else's result, relayed: naming a driver or quirk does not make it a test
     if report.get("driver") or report.get("quirks"):
         return "stated"
     return "hearsay"
