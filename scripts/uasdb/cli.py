@@ -53,6 +53,8 @@ def cmd_verdicts(args) -> int:
     from .database import check
     from .verdicts import PLATFORMS, adapter_verdict
     result = check()
+    if args.evaluate and not result.errors:
+        return _evaluate(result.records, args.json)
     if result.errors:
         _print_problems(result.errors, sys.stderr)
         print("fix the errors above first (`uasdb validate`)", file=sys.stderr)
@@ -84,6 +86,19 @@ def cmd_verdicts(args) -> int:
             print("    no report reaches a verdict yet")
         if verdict.quirk_line:
             print(f"    {verdict.quirk_line}")
+    return 0
+
+
+def _evaluate(records, as_json: bool) -> int:
+    """`uasdb verdicts --evaluate`: how often an expectation matches the verdict its product's own reports give."""
+    from .expectations import coverage, evaluate, evaluation_text, related_from_records
+    related = related_from_records(records)
+    result, products = evaluate(related), coverage(related)
+    if as_json:
+        json.dump(dict(result, products=products), sys.stdout, indent=2)
+        print()
+    else:
+        print(evaluation_text(result, products))
     return 0
 
 
@@ -164,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verdicts", help="print the computed verdicts")
     p.add_argument("ids", nargs="*", help="adapter ids (default: all)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--evaluate", action="store_true",
+                   help="measure the expectations by leave-one-out: coverage, agreement per confidence level, "
+                        "opposite-direction errors (with --json: one JSON object)")
     p.set_defaults(func=cmd_verdicts)
 
     # `probe` hands its arguments to the probe package, scripts/uasdb/probe/ (see main()); the site serves the

@@ -33,7 +33,8 @@ from .vocabulary import HOST_TITLES, HOST_USB_LINK
 from .reference import load_usbids
 from .report_link import report_query
 from .linuxhw_export import add_popularity, add_wanted
-from .reference import load_linuxhw
+from .reference import ReferenceDataError, load_kernel, load_linuxhw
+from .expectations import UAS_PLATFORMS as EXPECT_PLATFORMS
 from .verdicts import (LIST_PLATFORMS, BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, ICON, PLATFORMS, TONE, VERDICT_SHORT,
                        VERDICT_TEXT, QUIRKS_PARAM_MAX_CHARS, adapter_verdict, combined_quirk_line, merge_quirk_entries,
                        quirk_line_fits, quirk_value_length, summary_line, usb_id_verdict)
@@ -307,6 +308,8 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
     }, distributions, HOST_LABELS, _usb_slot), load_linuxhw(), _usb_slot),
         kernel_of=cache.adapter_kernel if cache else None)
     add_wanted(site)
+    add_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
+                     list(chipsets.values()))
     site["buy"] = buy_rankings(adapters, verdict_by_id)
     site["buy_order"] = list(BUY_PLATFORMS)
     site["latest_reports"] = latest_reports(adapters)
@@ -321,6 +324,28 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
         slot["summary"] = usb_summary(slot, chipsets, kernel_version)
     site["report_query"] = report_query()
     return site
+
+
+def add_expectations(site: Dict[str, Any], records: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
+                     distributions: List[Dict[str, Any]], chipsets: List[Dict[str, Any]]) -> None:
+    """Where a product (or a USB ID) has no observed or stated verdict on a platform, the expectation built from
+    related evidence (expectations.py), under `expected`; and how often such expectations are right
+    (leave-one-out) with how many products they reach, under `expectation_evaluation`, for /verdicts/. Never a
+    verdict: nothing here touches `verdict`, the lists or the counts."""
+    from .expectations import Related, coverage, evaluate, expectations
+    try:
+        kernel, linuxhw = load_kernel(), load_linuxhw()
+    except ReferenceDataError:
+        kernel, linuxhw = None, None
+    related = Related(records, verdict_by_id, kernel, distributions, linuxhw, chipsets)
+    for adapter in site["adapters"]:
+        adapter["expected"] = expectations(adapter, verdict_by_id[adapter["id"]], related)
+    for slot in site["usb"].values():
+        verdict = slot.get("verdict") or {}
+        slot["expected"] = {p: related.expect_for_id(slot, p).as_dict() for p in EXPECT_PLATFORMS
+                            if (verdict.get(p) or {}).get("verdict", "untested") == "untested"}
+    result = evaluate(related)
+    site["expectation_evaluation"] = dict(result, products=coverage(related))
 
 
 # What to buy: one page per platform, ranking products a buyer can order by the strength of their evidence.
@@ -365,6 +390,7 @@ def platform_quirk(verdict: Any, platform: str) -> Optional[Dict[str, str]]:
     return {"words": f"{where} reports needed", "line": "usb-storage.quirks=" + ",".join(s["entry"] for s in others)}
 
 
+_EXPECT_ORDER = {"works": 0, "no-uas": 1, "needs-quirk": 2}
 # Which part of a what-to-buy page a product goes in (buy_group): the order of the page's sections.
 BUY_GROUPS = ("recommended", "pending", "other", "avoid")
 _NVME = ("nvme", "nvme-sata")
@@ -422,17 +448,28 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
                 "nvme": a.get("drive_interface") in _NVME})
         picks = groups["recommended"]
         products = [p for g in BUY_GROUPS if g != "avoid" for p in groups[g]]
+        # Not tested here, but an expectation from related evidence: a section of its own, never ranked.
+        expected = []
+        for a in orderable:
+            if has_verdict(a):
+                continue
+            e = (a.get("expected") or {}).get("uas", {}).get(name)
+            if e and e["state"] == "expected":
+                expected.append({"id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a["model"],
+                                 "drive_label": a["drive_label"], "expected": e})
+        expected.sort(key=lambda p: (_EXPECT_ORDER[p["expected"]["verdict"]], p["expected"]["confidence"] != "strong",
+                                     p["name"].casefold()))
         boots = [p for p in picks if p["boot"] and p["boot"]["verdict"] == "works" and p["boot"]["confidence"] == "confirmed"]
         nvme_boots = [p for g in BUY_GROUPS if g != "avoid" for p in groups[g]
                       if p["nvme"] and p["boot"] and p["boot"]["verdict"] == "works" and p["boot"]["confidence"] == "confirmed"]
         result[name] = {"platform": name, "slug": BUY_SLUGS[name], "title": title, "label": spec["label"],
                         "short": PLATFORM_SHORT[name], "pi": spec["pi"], "products": products, "avoid": groups["avoid"],
-                        "recommended": [p["id"] for p in picks], "top": picks[:3],
+                        "recommended": [p["id"] for p in picks], "top": picks[:3], "expected": expected,
                         "counts": {"with_verdict": len(listed), "recommended": len(picks),
                                    "recommended_and_boots": len(boots), "pending": len(groups["pending"]),
                                    "other": len(groups["other"]), "avoid": len(groups["avoid"]),
                                    "untested_orderable": len(orderable) - len(listed),
-                                   "nvme_boots": len(nvme_boots)},
+                                   "nvme_boots": len(nvme_boots), "expected": len(expected)},
                         "untested_orderable": len(orderable) - len(listed)}
     return result
 

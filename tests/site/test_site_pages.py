@@ -50,7 +50,7 @@ def test_adapter_page_shows_verdicts_quirk_and_every_report(watched_page, site):
         row = page.locator(f"#report-{number}")
         assert row.count() == 1
         assert row.locator(f'a[href="{report["source"]["url"]}"]').count() == 1
-    assert page.locator("details summary").first.inner_text().startswith("Details and evidence")
+    assert page.locator("tr.report-more details summary").first.inner_text().startswith("Details and evidence")
     assert page.locator("details pre").first.is_hidden()  # evidence waits behind the disclosure
     edit = page.get_by_role("link", name="Edit this record").get_attribute("href")
     assert edit.endswith("/tests/fixtures/site-data/adapters/fixture-naughty-jms.yaml")
@@ -128,8 +128,23 @@ def test_naughty_list_has_reasons_quirks_evidence_and_one_combined_line(watched_
 def test_nice_list(watched_page, site):
     page = watched_page
     page.goto("/nice/")
-    assert page.locator("ol.verdict-list > li h2").all_inner_texts() == [
+    assert page.locator("main > ol.verdict-list > li h2").all_inner_texts() == [
         site.adapter(i)["name"] for i in site.export["lists"]["nice"]]
+
+
+def test_pending_products_are_listed_apart_from_the_nice_list(watched_page, site):
+    """A bind-only snapshot is not a recommendation: pending products sit in their own section, each saying what
+    is missing, and never in the nice list above it."""
+    pending = site.export["lists"]["pending"]
+    assert pending, "the fixtures have a product whose UAS was only seen bound"
+    page = watched_page
+    page.goto("/nice/")
+    section = page.locator("section[aria-labelledby=pending]")
+    assert section.locator("ol.verdict-list > li h2").all_inner_texts() == [site.adapter(i)["name"] for i in pending]
+    assert not set(pending) & set(site.export["lists"]["nice"])
+    for adapter_id in pending:
+        reasons = "; ".join(site.adapter(adapter_id)["verdict"]["reasons"])
+        assert reasons.startswith("UAS") and reasons in section.inner_text()
 
 
 def test_copy_button_puts_the_exact_quirk_line_on_the_clipboard(browser, site):

@@ -248,7 +248,9 @@ def test_chipset_page_opens_with_how_its_adapters_fare(watched_page, site):
     fare = page.get_by_role("list", name="How its adapters fare")
     text = fare.inner_text()
     for row in chipset["platform_summary"]:
-        assert f"{row['label']}: {row['text']}" in text
+        assert f"{row['label']}: UAS: {row['text']}" in text
+        if "boot" in row:  # booting is counted beside UAS on a Pi
+            assert f"booting: {row['boot']['text']}" in text
     pi4 = next(r for r in chipset["platform_summary"] if r["platform"] == "pi4")
     assert pi4["tested"] >= 1 and " of " in pi4["text"]
     # It comes before the facts and the adapter table.
@@ -297,15 +299,22 @@ def test_what_to_buy_ranks_orderable_products_by_evidence(watched_page, site):
     assert ranking["products"], "the fixtures have products tested on a Pi 4"
     page.goto("/buy/pi4/")
     assert page.locator("h1").inner_text() == "What to buy for Raspberry Pi 4"
-    rows = page.locator("table.buy-table tbody tr")
+    rows = page.locator("table.buy-table").first.locator("tbody tr")
     assert rows.count() == len(ranking["products"])
     for i, product in enumerate(ranking["products"]):
         row = rows.nth(i)
         assert row.locator("th a").get_attribute("href") == f"/adapters/{product['id']}/"
         assert f"{product['vendor']} {product['model']}" in row.locator("th a").inner_text()
         assert product["uas"]["basis_text"] in row.inner_text()  # every verdict shows its basis
-    ranks = [p["uas"]["rank"] for p in ranking["products"]]
-    assert ranks == sorted(ranks)
+    groups = [p["group"] for p in ranking["products"]]
+    assert groups == sorted(groups, key=["recommended", "pending", "other"].index)  # recommended first
+    for group in set(groups):
+        ranks = [p["uas"]["rank"] for p in ranking["products"] if p["group"] == group]
+        assert ranks == sorted(ranks)
+    assert [p["id"] for p in ranking["top"]] == [p["id"] for p in ranking["products"] if p["recommended"]][:3]
+    avoid = page.locator("section[aria-labelledby=avoid] table.buy-table tbody tr th a")
+    assert avoid.evaluate_all("(links) => links.map((a) => a.getAttribute('href'))") == [
+        f"/adapters/{p['id']}/" for p in ranking["avoid"]]
     for platform in ("pi5", "linux", "mac"):
         assert page.locator(f'.buy-tabs a[href="/buy/{platform}/"]').count() == 1
     assert page.problems == []
@@ -432,3 +441,38 @@ def test_check_page_badges_match_the_adapter_page(watched_page):
     badge = page.locator('section.found[data-usb-id="152d:0578"] .matches .badge').first
     assert (badge.get_attribute("class"), badge.inner_text()) == expected
     assert badge.locator(".badge-icon").inner_text() in "✓!–✗?"
+
+
+def test_an_expectation_is_shown_as_one_never_as_a_verdict(watched_page, site):
+    """fixture-nice-sata is used at 5 Gbit/s on a Pi 4 and has no Pi 5 report: its Pi 5 row keeps "Untested" and
+    shows, apart and outlined, what the Pi 4 evidence suggests; the Pi 5 what-to-buy page lists it only under
+    "Expected, not yet tested", outside the ranking and its counts."""
+    expected = site.adapter("fixture-nice-sata")["expected"]["uas"]["pi5"]
+    assert (expected["state"], expected["verdict"]) == ("expected", "works")
+    page = watched_page
+    page.goto("/adapters/fixture-nice-sata/")
+    row = page.locator("table.verdicts tr", has=page.locator("th", has_text="Raspberry Pi 5"))
+    assert row.locator(".badge").first.inner_text().strip().endswith("Untested")
+    cell = row.locator("td[data-label=UAS]")
+    badge = cell.locator("[data-expectation=expected] .badge.tone-expect")
+    assert badge.inner_text().strip() == f"≈ {expected['short']}"
+    cell.locator("[data-expectation=expected] summary").click()
+    assert expected["basis"][0]["text"] in cell.inner_text()
+    page.goto("/buy/pi5/")
+    ranked = page.locator("table.buy-table a").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
+    assert "/adapters/fixture-nice-sata/" not in ranked
+    section = page.locator("section[aria-labelledby=expected]")
+    assert section.locator('a[href="/adapters/fixture-nice-sata/"]').count() == 1
+    assert "not verdicts" in section.inner_text()
+    assert site.export["buy"]["pi5"]["counts"]["with_verdict"] == len(site.export["buy"]["pi5"]["products"]) + len(
+        site.export["buy"]["pi5"]["avoid"])
+
+
+def test_the_check_page_shows_the_ids_exported_expectation(watched_page, site):
+    usb = site.export["usb"]["152d:0578"]
+    platform, expected = next((p, e) for p, e in usb["expected"].items() if e["state"] != "none")
+    page = watched_page
+    page.goto(f"/check/?ids=152d:0578&platform={platform}")
+    found = page.locator("[data-usb-id='152d:0578'] dd[data-expectation]")
+    expect(found).to_contain_text(expected["short"])
+    assert found.get_attribute("data-expectation") == expected["state"]

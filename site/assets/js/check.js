@@ -1,6 +1,7 @@
 // /check/: paste command output, see every USB ID and driver in it with the adapters, verdicts, kernel
 // quirks and a quirk line. Data: /api/v1/adapters.json, /api/v1/kernel.json and /api/v1/distributions.json,
-// fetched on the first check (and /api/v1/usbids.json when an ID no record has comes up).
+// fetched on the first check (and /api/v1/usbids.json when an ID no record has comes up), and each found ID's own
+// file (/api/v1/usb/<vid>/<pid>.json) for the expectation the export made for it.
 import { analysePaste, platformForHost, troubleFor, uasDetectDecision, TROUBLE_KINDS } from './check-core.js';
 import { builtinFor, buildLine, flagText, mergeEntries, overlaps, preserveBuiltin, valueLength } from './quirks-core.js';
 import { adaptersById, badge, code, el, fillQuirkLine, loadApi, platformLabel, platforms, words } from './ui.js';
@@ -47,8 +48,11 @@ function init(form) {
     // usb.ids names IDs no record has; fetched only when the paste has one, and optional.
     let usbids = null;
     if (found.devices.some((d) => !byId.has(d.id))) usbids = await loadApi(form.dataset.usbids).catch(() => null);
+    // The ID's own file carries the export's expectation for it (absent for IDs the database does not know).
+    const idFiles = new Map(await Promise.all(found.devices.map(async (d) => [d.id,
+      await loadApi(`${form.dataset.usbApi}${d.vid}/${d.pid}.json`).catch(() => null)])));
     if (mine !== generation) return;
-    const view = render(text, found, detected, { adapters: byId, kernel, distributions: distributions.by_usb_id, platform: select.value, base, usbids });
+    const view = render(text, found, detected, { adapters: byId, kernel, distributions: distributions.by_usb_id, platform: select.value, base, usbids, idFiles });
     results.replaceChildren(...view.nodes);
     status.textContent = view.status;
   }
@@ -61,6 +65,15 @@ function init(form) {
     paste.value = query.get('ids').split(/[\s,]+/).filter(Boolean).join('\n');
     run();
   }
+}
+
+// The export's ID-level expectation for the chosen platform (never a verdict: labelled and outlined as one), or
+// null when the file has none to say.
+function expectationFor(file, platform) {
+  const e = file && file.expected ? file.expected[platform] : null;
+  if (!e || e.state === 'none') return null;
+  return { state: e.state, node: [el('span', { class: 'badge tone-expect', title: 'An expectation from related evidence, not a verdict' },
+    el('span', { class: 'badge-icon', 'aria-hidden': 'true' }, '≈'), ` ${e.short}`), ' ', el('span', { class: 'small' }, e.text)] };
 }
 
 function explainEmpty() {
@@ -322,6 +335,8 @@ function render(text, found, detected, ctx) {
         el('ul', { class: 'matches' }, matches.map((a) => adapterItem(a, platform, base)))]
       : ['No adapter record has this ID yet. ', usbIdsName(ctx.usbids, device), relatedByVendor(adapters, device, base),
         el('a', { href: reportUrl(base.report, device.id), 'data-report-link': '' }, 'Add your report'), ' so the next person knows.']));
+    const expected = expectationFor(ctx.idFiles && ctx.idFiles.get(device.id), platform);
+    if (expected) facts.append(el('dt', {}, 'Expected'), el('dd', { 'data-expectation': expected.state }, expected.node));
     facts.append(el('dt', {}, `Linux ${kernel.version}`), el('dd', {}, kernelInfo.sentences.length === 1
       ? kernelInfo.sentences[0] : el('ul', {}, kernelInfo.sentences.map((s) => el('li', {}, s)))));
     const shipped = (ctx.distributions || {})[device.id] || [];
