@@ -414,6 +414,8 @@ def decide(platform: str, question: str, items: List[Item]) -> Expectation:
     direction = directions.pop()
     independent = {source for i in deciding for source in sources(i)}
     strong = len(independent) >= STRONG_SOURCES and not any(i.direction != direction for i in context)
+    if question == "boot" and any(i.kind != "same-product" for i in deciding):
+        strong = False  # a boot rests on the bootloader release, the drive and power more than on the bridge
     return Expectation(platform, question, "expected", direction, "strong" if strong else "weak", deciding + context)
 
 
