@@ -48,8 +48,11 @@ function init(form) {
     // usb.ids names IDs no record has; fetched only when the paste has one, and optional.
     let usbids = null;
     if (found.devices.some((d) => !byId.has(d.id))) usbids = await loadApi(form.dataset.usbids).catch(() => null);
-    // The ID's own file carries the export's expectation for it (absent for IDs the database does not know).
-    const idFiles = new Map(await Promise.all(found.devices.map(async (d) => [d.id,
+    // The ID's own file carries the export's expectation for it; only IDs the database knows have one (a record,
+    // the kernel's tables or a distribution's list), so no other is asked for.
+    const known = (d) => byId.has(d.id) || (kernel.builtin[d.id] || []).length > 0
+      || builtinFor(kernel, d.vid, d.pid).runtime.length > 0 || Boolean((distributions.by_usb_id || {})[d.id]);
+    const idFiles = new Map(await Promise.all(found.devices.filter(known).map(async (d) => [d.id,
       await loadApi(`${form.dataset.usbApi}${d.vid}/${d.pid}.json`).catch(() => null)])));
     if (mine !== generation) return;
     const view = render(text, found, detected, { adapters: byId, kernel, distributions: distributions.by_usb_id, platform: select.value, base, usbids, idFiles });
