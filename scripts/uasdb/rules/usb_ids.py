@@ -93,7 +93,7 @@ def hub_ids(text: str, ctx) -> set:
 
 @rule("evidence-usb-id-listed", "a USB ID the attached output shows is in the record's `usb_ids`, unless it is a hub or root hub",
       severity=WARNING,
-      example="reports[1].evidence.lsusb: the output shows 174c:5106, which is not in this record's usb_ids — add it to "
+      example="the output shows 174c:5106, which is not in this record's usb_ids — add it to "
               "`usb_ids:` if this product reports it; if it is another device on the bus, trim its lines or waive it with the reason")
 def evidence_usb_id_listed(record, ctx):
     listed = {id_text(u) for u in record.data.get("usb_ids", [])}
