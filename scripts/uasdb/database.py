@@ -45,6 +45,8 @@ class Record:
 class Context:
     chipset_ids: set
     today: datetime.date
+    # Each chipset record's drive-side links (`drive_links`), by id, for rules that compare an adapter with its chip.
+    chipset_links: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
     quirk_letters: Dict[str, str] = field(default_factory=quirk_letters)
     # Generated reference data (data/kernel/, data/usb-ids/); tests pass small tables instead.
     kernel: KernelTable = field(default_factory=load_kernel)
@@ -175,13 +177,18 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
     # A record's chipset resolves within its own data tree (data/adapters/x.yaml -> data/chipsets/),
     # even when only some files were named on the command line.
     chipset_ids = {r.data.get("id") for r in records if r.kind == "chipset"}
+    chipset_links = {r.data.get("id"): _links(r.data) for r in records if r.kind == "chipset"}
     for folder in {os.path.dirname(os.path.dirname(os.path.abspath(r.path))) for r in records if r.kind == "adapter"}:
-        chipset_ids |= {p.stem for p in (Path(folder) / KIND_DIRS["chipset"]).glob("*.yaml")}
-    ctx = Context(chipset_ids=chipset_ids, today=today or today_for_checks())
+        for path in (Path(folder) / KIND_DIRS["chipset"]).glob("*.yaml"):
+            chipset_ids.add(path.stem)
+            if path.stem not in chipset_links:  # a chip record not named on the command line: read it for its links
+                chipset_links[path.stem] = _links(load_file(path).data)
+    ctx = Context(chipset_ids=chipset_ids, today=today or today_for_checks(),
+                  chipset_links={k: v for k, v in chipset_links.items() if v})
 
     rules = checking_rules()
     per_record = [rule for rule in rules if rule.scope != "tree"]
-    context_key = (frozenset(chipset_ids), ctx.today, id(ctx.kernel), id(ctx.usbids))
+    context_key = (frozenset(chipset_ids), frozenset(ctx.chipset_links.items()), ctx.today, id(ctx.kernel), id(ctx.usbids))
     for record in records:
         known = cache.findings.get(record.path) if cache else None
         if known and known[0] == record.text and known[1] == context_key:
@@ -207,6 +214,12 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
     checked = {os.path.abspath(r.path) for r in records}
     problems, waived = apply_waivers(sorted(roots), problems, checked, display_path)
     return Result(records, sorted(problems, key=Problem.sort_key), waived)
+
+
+def _links(data: Any) -> Tuple[str, ...]:
+    """A chipset record's `drive_links` as a tuple of text, or () when absent or malformed (the schema reports that)."""
+    links = data.get("drive_links") if isinstance(data, dict) else None
+    return tuple(x for x in links if isinstance(x, str)) if isinstance(links, list) else ()
 
 
 # What a rule may trip over on data the schema rejected (or on values no rule anticipated).

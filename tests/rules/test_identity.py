@@ -1,3 +1,5 @@
+import pytest
+
 from helpers import BASE_CHIPSET, adapter, rule_hits
 
 
@@ -36,3 +38,31 @@ def test_schema_comment_required(tmp_path):
     path = data / "adapters" / "acme-box.yaml"
     path.write_text(path.read_text().split("\n", 1)[1])
     assert rule_hits(check([data]).problems, "schema-comment") == ["(record)"]
+
+
+def coded(record_id, **codes):
+    return adapter(id=record_id, usb_ids=None, product_codes=codes)
+
+
+PRODUCT_CODE_CASES = [
+    ("one ASIN, one product", [coded("a", asin=["B07MNFH1PX"]), coded("b", asin=["B0000000AA"])], []),
+    ("one ASIN on two products: both are told", [coded("a", asin=["B07MNFH1PX"]), coded("b", asin=["B0000000AA", "B07MNFH1PX"])],
+     ["product_codes.asin[0]", "product_codes.asin[1]"]),
+    ("one EAN on two products", [coded("a", ean=["4251000000000"]), coded("b", ean=["4251000000000"])],
+     ["product_codes.ean[0]", "product_codes.ean[0]"]),
+    # A maker's part number is not unique across makers, so it may repeat.
+    ("one part number on two products", [coded("a", mpn="FE2002"), coded("b", mpn="FE2002")], []),
+    ("same code as ASIN and EAN kinds is no clash", [coded("a", asin=["1234567890"]), coded("b", ean=["1234567890"])], []),
+]
+
+
+@pytest.mark.parametrize("name,records,expected", PRODUCT_CODE_CASES, ids=[c[0] for c in PRODUCT_CODE_CASES])
+def test_product_code_unique(check_records, name, records, expected):
+    assert sorted(rule_hits(check_records(records), "product-code-unique")) == expected
+
+
+def test_product_code_message_names_the_other_record(check_records):
+    problems = check_records([coded("a", asin=["B07MNFH1PX"]), coded("b", asin=["B07MNFH1PX"])])
+    messages = sorted(p.message for p in problems if p.rule == "product-code-unique")
+    assert messages == ["B07MNFH1PX is also given by a", "B07MNFH1PX is also given by b"]
+    assert all(p.severity == "error" for p in problems if p.rule == "product-code-unique")

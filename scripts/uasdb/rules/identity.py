@@ -1,4 +1,4 @@
-"""Identity: the file name is the id is the URL slug; ids and aliases are unique."""
+"""Identity: the file name is the id is the URL slug; ids, aliases and shop codes are unique."""
 import re
 from pathlib import Path
 
@@ -49,6 +49,34 @@ def unique_ids(records, ctx):
                                       "pick another id, or remove the alias from one of the records")
             else:
                 seen.setdefault(name, record)
+
+
+# Shop codes that name one listing or one article: an ASIN is one Amazon product page, an EAN one barcode. (A maker's
+# part number is left out: two makers can use the same string.)
+UNIQUE_PRODUCT_CODES = ("asin", "ean")
+
+
+@rule("product-code-unique", "an ASIN or EAN names one product, so it is in one adapter record", scope="tree",
+      example="product_codes.asin[0]: B07MNFH1PX is also given by ssk-m2-nvme-sata-enclosure-usb32-gen2 — re-read both "
+              "sources: merge the records if they are one product, else keep the code on the product the listing sells")
+def product_code_unique(records, ctx):
+    holders = {}
+    for record in records:
+        codes = record.data.get("product_codes")
+        for kind in UNIQUE_PRODUCT_CODES:
+            values = codes.get(kind) if isinstance(codes, dict) else None
+            for index, code in enumerate(values if isinstance(values, list) else []):
+                if isinstance(code, str):
+                    holders.setdefault((kind, code), []).append((record, index))
+    for (kind, code), places in holders.items():
+        ids = [record.data.get("id") for record, _ in places]
+        if len(set(ids)) < 2:
+            continue  # one record giving a code twice is the schema's uniqueItems
+        for record, index in places:
+            others = sorted({i for i in ids if i != record.data.get("id")})
+            yield record, Finding(("product_codes", kind, index), f"{code} is also given by {', '.join(others)}",
+                                  "re-read both sources: merge the records if they are one product, else keep the code on "
+                                  "the product the listing sells and say in `notes` what it sold before")
 
 
 @rule("schema-comment", "the first line points editors at the schema", kinds=("adapter", "chipset", "distribution"),
