@@ -393,3 +393,11 @@ def test_a_source_link_gets_the_check_records_get(data_dir, link, message):
     text = body("public-source.md").replace("https://github.com/raspberrypi/linux/issues/3070", link)
     problems = _refused(text, data_dir)
     assert any(p.rule == "issue-source" and message in p.message for p in problems), [p.render() for p in problems]
+
+
+def test_merge_conflict_markers_in_an_answer_are_refused(data_dir):
+    text = body("new-adapter-with-probe.md").replace(
+        "then booted from it twice.", "then booted from it twice.\n<<<<<<< HEAD\nBoots.\n=======\nDoes not boot.\n>>>>>>> x")
+    problems = _refused(text, data_dir)
+    assert [(p.rule, p.field) for p in problems] == [("issue-text", ("How did you test?",))]
+    assert "merge-conflict marker line `<<<<<<< HEAD`" in problems[0].message

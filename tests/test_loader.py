@@ -63,3 +63,21 @@ def test_positions_of_nested_values():
     loaded = load_text("x.yaml", b"reports:\n  - date: '2020-01-01'\n    host: pi4\n")
     assert loaded.position(("reports", 0, "host")) == (3, 11)
     assert loaded.position(("reports", 0, "missing")) == (2, 5)
+
+
+@pytest.mark.parametrize("text, line, column", [
+    ("id: x\n<<<<<<< HEAD\nname: A\n=======\nname: B\n>>>>>>> theirs\n", 2, 1),
+    ("id: x\nnotes: |-\n  Works.\n  <<<<<<< HEAD\n  Boots.\n  =======\n  Fails.\n  >>>>>>> theirs\n", 4, 3),
+    ("id: x\nnotes: |-\n  diff3 style\n  ||||||| base\n", 4, 3),
+])
+def test_merge_conflict_markers_are_named_where_they_stand(text, line, column):
+    loaded = load_text("x.yaml", text.encode())
+    first = loaded.problems[0]
+    assert loaded.data is None and first.rule == "file-conflict-marker" and (first.line, first.column) == (line, column)
+    assert "resolve the merge conflict" in first.fix
+    assert {p.rule for p in loaded.problems} == {"file-conflict-marker"}
+
+
+@pytest.mark.parametrize("text", ["notes: |-\n  ====== six, a heading rule\n  <<<<<<<< eight\n", "notes: a <<<<<<< b\n"])
+def test_text_that_only_resembles_a_marker_is_fine(text):
+    assert load_text("x.yaml", text.encode()).problems == []

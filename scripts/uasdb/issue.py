@@ -37,7 +37,7 @@ import yaml as pyyaml
 from .database import check
 from .paths import DATA_DIR, REPO_ROOT, SITE_DIR
 from .fmt import emit_record
-from .loader import load_text
+from .loader import CONFLICT_MARKER, load_text
 from .problems import Problem
 from .probe import REPORT_END, REPORT_START_RE, find_usb_ids, parse_lsusb_tree, slugify, storage_interfaces
 from .rules.links import url_problem
@@ -174,6 +174,11 @@ def parse_issue(body: str, path: str = "issue", form_path: Path = FORM_PATH) -> 
         if found:
             issue.problem(field_id, f"the answer holds the invisible character {character_name(found.group(0))}",
                           "retype the answer (or paste it as plain text); such characters can split lines or reorder text",
+                          "issue-text")
+        marker = CONFLICT_MARKER.search(section.value or "")
+        if marker:
+            issue.problem(field_id, f"the answer holds the merge-conflict marker line `{marker.group(0).strip()[:40]}`",
+                          "resolve the merge conflict in the text you pasted: keep the lines you mean, delete the marker lines",
                           "issue-text")
     if not sections:
         issue.problems.append(Problem(path, 1, 1, ("issue body",), "no section of the adapter-report form found",

@@ -27,6 +27,9 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 16          # records nest four or five levels; anything deeper is a mistake or an attack
 MAX_NUMBER_CHARS = 32   # no field needs a longer number; longer ones overflow floats or Python's int parser
 SCHEMA_COMMENT = re.compile(r"^# yaml-language-server: \$schema=\S+$")
+# The lines git writes around a merge conflict (`<<<<<<< HEAD`, `||||||| base`, `=======`, `>>>>>>> branch`), also
+# indented inside a block scalar, where YAML would take them for text.
+CONFLICT_MARKER = re.compile(r"^[ \t]*(?:<{7}|\|{7}|>{7})(?:[ \t].*)?$|^[ \t]*={7}[ \t]*$", re.M)
 
 _resolver = Resolver()
 _INT_TAG = "tag:yaml.org,2002:int"
@@ -268,6 +271,14 @@ def load_text(path: str, raw: bytes) -> Loaded:
                                        "use LF line endings (`uasdb fmt` converts them)", "file-line-endings"))
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     loaded.text = text
+    markers = list(CONFLICT_MARKER.finditer(text))
+    for match in markers:
+        line, column = _line_col(text, match.start() + len(match.group(0)) - len(match.group(0).lstrip(" \t")))
+        loaded.problems.append(Problem(path, line, column, (), f"merge-conflict marker `{match.group(0).strip()[:40]}`",
+                                       "resolve the merge conflict: keep the lines you mean, delete the marker lines",
+                                       "file-conflict-marker"))
+    if markers:
+        return loaded  # the file holds two versions of the record; reading either one would be a guess
     for match in re.finditer("\t", text):
         line, column = _line_col(text, match.start())
         in_indent = not text[text.rfind("\n", 0, match.start()) + 1: match.start()].strip(" \t")

@@ -7,7 +7,8 @@ declare("issue-not-a-form", "the issue body has the adapter-report form's `### `
         example="no section of the adapter-report form found — open the issue from the 'Adapter report' form, or keep its `### ` headings")
 declare("issue-missing-section", "every required section of the form is present", ISSUE,
         example="the section `### Computer` is missing — edit the issue and put the heading back with an answer under it")
-declare("issue-text", "answers hold no invisible characters that split lines or reorder text", ISSUE,
+declare("issue-text", "answers hold no invisible characters that split lines or reorder text, and no merge-conflict "
+        "markers", ISSUE,
         example="the answer holds the invisible character U+202E — retype the answer (or paste it as plain text); such characters can split lines or reorder text")
 declare("issue-duplicate-section", "each heading of the form appears once (a `### ` heading typed inside an answer "
         "would replace the real answer)", ISSUE,

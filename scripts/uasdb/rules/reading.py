@@ -17,6 +17,9 @@ declare("file-encoding", "UTF-8 text without NUL or other stray control bytes", 
         example='byte 0xe9 is not valid UTF-8 — re-save the file as UTF-8')
 declare("file-line-endings", "LF line ends, not CRLF or CR", FILE, fixer="converts line ends to LF",
         example='Windows (CRLF) or old Mac (CR) line endings — use LF line endings')
+declare("file-conflict-marker", "no merge-conflict markers (`<<<<<<<`, `=======`, `>>>>>>>`), not even inside a block of text",
+        FILE, example="merge-conflict marker `<<<<<<< HEAD` — resolve the merge conflict: keep the lines you mean, "
+                      "delete the marker lines")
 declare("file-tabs", "no tab characters", FILE, fixer="replaces tabs in indentation (tabs inside values stay for a person)",
         example='tab character — replace the tab with a space')
 declare("file-empty", "the file holds a record, not nothing or only comments", FILE,
