@@ -401,3 +401,11 @@ def test_merge_conflict_markers_in_an_answer_are_refused(data_dir):
     problems = _refused(text, data_dir)
     assert [(p.rule, p.field) for p in problems] == [("issue-text", ("How did you test?",))]
     assert "merge-conflict marker line `<<<<<<< HEAD`" in problems[0].message
+
+
+def test_repeated_quirk_letters_in_an_answer_are_refused(data_dir):
+    text = body("report-for-existing-adapter.md")
+    start = text.index("### Quirk flags\n\n") + len("### Quirk flags\n\n")
+    text = text[:start] + "uuu" + text[text.index("\n", start):]
+    problems = _refused(text, data_dir)
+    assert any(p.rule == "issue-quirks" and "u 3 times" in p.message for p in problems), [p.render() for p in problems]

@@ -81,3 +81,18 @@ def test_merge_conflict_markers_are_named_where_they_stand(text, line, column):
 @pytest.mark.parametrize("text", ["notes: |-\n  ====== six, a heading rule\n  <<<<<<<< eight\n", "notes: a <<<<<<< b\n"])
 def test_text_that_only_resembles_a_marker_is_fine(text):
     assert load_text("x.yaml", text.encode()).problems == []
+
+
+@pytest.mark.parametrize("text, rule, line", [
+    ("# comment\n%YAML 1.1\n---\nid: x\n", "yaml-directive", 2),
+    ("%TAG !e! tag:example.com,2000:\n---\nid: x\n", "yaml-directive", 1),
+    ("id: x\n<<: {name: y}\n", "yaml-merge-key", 2),
+    ("id: x\nreports:\n  - <<: {host: pi4}\n", "yaml-merge-key", 3),
+])
+def test_yaml_features_tools_disagree_on_are_named(text, rule, line):
+    problems = load_text("x.yaml", text.encode()).problems
+    assert [(p.rule, p.line) for p in problems] == [(rule, line)]
+
+
+def test_a_quoted_merge_key_is_plain_text():
+    assert load_text("x.yaml", b'id: x\n"<<": y\n').problems == []

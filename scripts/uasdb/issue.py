@@ -41,6 +41,7 @@ from .loader import CONFLICT_MARKER, load_text
 from .problems import Problem
 from .probe import REPORT_END, REPORT_START_RE, find_usb_ids, parse_lsusb_tree, slugify, storage_interfaces
 from .rules.links import url_problem
+from .rules.quirks import repeated_letters
 from .rules.text import INVISIBLE, character_name
 from .schema import load_schema
 
@@ -315,6 +316,8 @@ def build_report(issue: Issue, author: Optional[str], date: datetime.date) -> Tu
         flags = quirks.strip().split(":")[-1].strip().lower()
         if not re.fullmatch(r"[a-z]{1,26}", flags):
             issue.problem("quirks", f"`{quirks}` is not a set of quirk letters", "write only the letters, e.g. u", "issue-quirks")
+        elif repeated_letters(flags):
+            issue.problem("quirks", *repeated_letters(flags), "issue-quirks")
         else:
             report["quirks"] = flags
     if issue.value("boot_workaround"):

@@ -233,6 +233,13 @@ def _build(events: list, loaded: Loaded) -> Any:
                 key = key_event.value
                 key_pos = _pos(key_event.start_mark)
                 child = path + (key,)
+                if key == "<<" and not key_event.style:
+                    loaded.problems.append(Problem(loaded.path, key_pos[0], key_pos[1], child,
+                                                   "`<<` is a YAML merge key: some tools merge the mapping after it into "
+                                                   "this one, others read a field named `<<`",
+                                                   "write the fields out in full", "yaml-merge-key"))
+                    node(child + ("merge",))
+                    continue
                 if key in mapping:
                     first = loaded.key_marks[child]
                     loaded.problems.append(Problem(loaded.path, key_pos[0], key_pos[1], child,
@@ -305,6 +312,15 @@ def load_text(path: str, raw: bytes) -> Loaded:
     except yaml.YAMLError as exc:
         loaded.problems.append(Problem(path, 1, 1, (), f"invalid YAML: {exc}", "check the file's syntax", "yaml-syntax"))
         return loaded
+    for event in events:
+        if isinstance(event, yaml.DocumentStartEvent) and (event.version or event.tags):
+            what = f"%YAML {event.version[0]}.{event.version[1]}" if event.version else "%TAG"
+            directive = re.search(r"^%", text, re.M)
+            line, column = _line_col(text, directive.start()) if directive else (1, 1)
+            loaded.problems.append(Problem(
+                path, line, column, (), f"a `{what}` directive: it tells some YAML tools to read the file differently "
+                "from the rest (records are read one way by every tool)",
+                "delete the directive and the `---` line after it (`uasdb fmt` does)", "yaml-directive"))
     body = [e for e in events if not isinstance(e, (yaml.StreamStartEvent, yaml.StreamEndEvent,
                                                      yaml.DocumentStartEvent, yaml.DocumentEndEvent))]
     documents = sum(isinstance(e, yaml.DocumentStartEvent) for e in events)

@@ -32,6 +32,12 @@ declare("yaml-anchor", "no anchors or aliases (no YAML bombs)", YAML,
         example='model: YAML alias *n is not allowed — write the value out in full')
 declare("yaml-tag", "no explicit tags such as `!!python/object`", YAML,
         example="explicit YAML tag '!!python/object' is not allowed — remove the tag and write a plain value")
+declare("yaml-directive", "no `%YAML` or `%TAG` directive", YAML, fixer="removes the directive and the `---` after it",
+        example="a `%YAML 1.1` directive: it tells some YAML tools to read the file differently from the rest (records "
+                "are read one way by every tool) — delete the directive and the `---` line after it")
+declare("yaml-merge-key", "no `<<` merge keys (tools disagree on them)", YAML,
+        example="<<: `<<` is a YAML merge key: some tools merge the mapping after it into this one, others read a field "
+                "named `<<` — write the fields out in full")
 declare("yaml-multiple-documents", "one YAML document per file (no `---` separators)", YAML,
         example='file holds 2 YAML documents — keep one record per file')
 declare("yaml-top-level", "the top level is a mapping of fields, not a list or a single value", YAML,
