@@ -18,6 +18,7 @@ from .paths import DATA_DIR
 from .problems import Finding, Problem
 from .reference import KernelTable, UsbIds, load_kernel, load_usbids
 from .rules import checking_rules
+from .rules.removals import removal_problems
 from .rules.waivers import apply_waivers
 from .schema import schema_problems
 
@@ -257,6 +258,7 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
     # Each data/ folder involved may hold a waivers.yaml (the real tree's acknowledges its expected warnings).
     roots = {os.path.dirname(os.path.dirname(os.path.abspath(r.path))) for r in records} if paths else {str(DATA_DIR)}
     checked = {os.path.abspath(r.path) for r in records}
+    problems.extend(removal_problems(sorted(roots), records, display_path))
     problems, waived = apply_waivers(sorted(roots), problems, checked, display_path)
     return Result(records, sorted(problems, key=Problem.sort_key), waived)
 

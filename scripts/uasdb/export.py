@@ -4,6 +4,7 @@
   DIR/data/site.json           everything the templates need, in one file (Hugo reads it as hugo.Data.generated.site)
   DIR/static/api/v1/...        the public JSON API (API.md documents it), served as static files
   DIR/static/adapters.csv      one row per adapter
+  DIR/static/adapters/<id>/    a redirect page for each removed record (data/removed.yaml)
 What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md), what
 distributions set by distribution_export.py, and how common each ID is (linux-hardware.org) by linuxhw_export.py.
 Every JSON file of the API is wrapped as {"schema_version", "generated_at", "result"}.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import html
 import io
 import json
 import os
@@ -32,6 +34,7 @@ from .kernel_export import add_reference, adapter_kernel
 from .vocabulary import HOST_TITLES, HOST_USB_LINK
 from .reference import load_usbids
 from .report_link import report_query
+from .rules.removals import PAGE_FOLDERS, removal_notes
 from .linuxhw_export import add_popularity, add_wanted
 from .reference import load_linuxhw
 from .verdicts import (BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, ICON, PLATFORMS, TONE, VERDICT_SHORT,
@@ -552,6 +555,19 @@ def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
     return out.getvalue()
 
 
+def removed_page(note: Dict[str, str]) -> str:
+    """The page left at a removed record's address: it says why and sends the visitor to the record named in the
+    note. The address is relative (`../<redirect>/`), so it holds under any base path the site is published at."""
+    target, reason = html.escape(f"../{note['redirect']}/"), html.escape(note["reason"])
+    return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta http-equiv="Content-Security-Policy" content="default-src \'self\'; script-src \'none\'; '
+            'style-src \'self\'; object-src \'none\'; base-uri \'self\'">\n'
+            f'<title>Removed: {html.escape(note["id"])}</title>\n<meta name="robots" content="noindex">\n'
+            f'<meta http-equiv="refresh" content="0; url={target}">\n</head>\n'
+            f'<body><p>This record was removed: {reason}. See <a href="{target}">{html.escape(note["redirect"])}</a>.'
+            '</p></body>\n</html>\n')
+
+
 def _dumps(payload: Any) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
 
@@ -636,6 +652,8 @@ def export_files(site: Dict[str, Any], generated_at: str,
     yield as_json("usbids.json", _wrap({"version": usbids.version, "vendors": usbids.vendors,
                                         "products": usbids.products}, generated_at))
     yield "static/adapters.csv", [adapters_csv(site["adapters"])]
+    for note in site.get("removed", []):
+        yield f"static/{PAGE_FOLDERS[note['kind']]}/{note['id']}/index.html", [removed_page(note)]
     # The probe people download: uasdb/probe/ joined into one stand-alone file.
     yield "static/probe.py", [probebuild.bundle()]
 
@@ -676,7 +694,11 @@ def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection
         print(f"export refused: {len(errors)} error(s) in the data (run `uasdb validate`)", file=sys.stderr)
         return None
     pathspecs = [_repo_relative(str(t)) for t in trees]
-    return build(result.records, pathspecs, build_cache), _generated_at(pathspecs)
+    site = build(result.records, pathspecs, build_cache)
+    # Removed records' addresses (data/removed.yaml, already checked): each becomes a redirect page.
+    site["removed"] = [{k: note[k] for k in ("id", "kind", "redirect", "reason")}
+                       for tree in trees for note in removal_notes(tree, str)[0]]
+    return site, _generated_at(pathspecs)
 
 
 def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,
