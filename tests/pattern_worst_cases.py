@@ -2,12 +2,13 @@
 for the linear-time tests in Python (tests/test_linear_patterns.py) and in Chromium (tests/site/test_site_check.py).
 
 Each case is (prefix, unit, suffix): the input is the prefix, the unit repeated to fill MEGABYTE, then the suffix;
-the pattern is searched for every match in it, as a paste would be read at worst. A pattern is linear when that
-takes at most LINEAR_FACTOR times as long as a reference pattern that visits each character once, run on the same
-text in the same process (a fixed number of seconds would depend on the machine and its load). Linear patterns take
-up to about 150 times the reference (Chromium's engine runs the reference very fast, and a bounded middle such as
-`.{0,200}` is re-read from each place it may start); a backtracking pattern takes hundreds of thousands of times as
-long on a megabyte, so the margin on both sides is wide.
+every match of the pattern in it is found (by replacing them all, which makes no object per match), as a paste
+would be read at worst. A pattern is linear when that takes at most LINEAR_FACTOR times as long as a reference
+pattern that visits each character once, run on the same text in the same process (a fixed number of seconds would
+depend on the machine and its load); the faster of two runs counts. Linear patterns take up to about 100 times the
+reference (Chromium's engine runs the reference very fast, and a bounded middle such as `.{0,200}` is read again
+from each place it may start); a backtracking pattern takes hundreds of thousands of times as long on a megabyte,
+so the margin is wide on both sides.
 """
 from __future__ import annotations
 
