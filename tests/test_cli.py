@@ -66,3 +66,29 @@ def test_rules_lists_every_rule_with_severity_and_fixable_marker():
     assert lines["quirk-needs-flags"] == ["error", "record"] and lines["shared-usb-id"] == ["warning", "tree"]
     assert lines["yaml-anchor"] == ["error", "file"] and lines["waiver-matches-nothing"] == ["error", "waivers"]
     assert "schema-comment" in result.stdout and "(fixed by `uasdb fmt`)" in result.stdout
+
+
+def test_every_file_under_data_is_read_or_refused(tmp_path):
+    """A record validate would skip is a record nobody checks and the site never shows: each is an error."""
+    data = write_tree(tmp_path, [adapter()])
+    record = (data / "adapters" / "acme-box.yaml").read_text(encoding="utf-8")
+    for name in ("adapters/Acme-Box.YAML", "adapters/acme-box.yml", "adapters/acme-box.yaml~", "adapters/old/acme-box.yaml",
+                 "adapters/README.md", "adapters/old/README.md", "chipsets/.DS_Store", "acme-box.yaml"):
+        (data / name).parent.mkdir(parents=True, exist_ok=True)
+        (data / name).write_text(record, encoding="utf-8")
+    result = uasdb("validate", str(data))
+    refused = sorted(line.split(":")[0] for line in result.stdout.splitlines() if line.endswith("[file-location]"))
+    assert result.returncode == 1 and refused == sorted(f"{data}/{name}" for name in (
+        "adapters/Acme-Box.YAML", "adapters/acme-box.yml", "adapters/acme-box.yaml~", "adapters/old/acme-box.yaml",
+        "adapters/README.md", "adapters/old/README.md", "chipsets/.DS_Store", "acme-box.yaml")), result.stdout
+    assert "rename it to `acme-box.yaml`" in result.stdout and "move it to data/adapters/acme-box.yaml" in result.stdout
+
+
+def test_files_other_commands_read_and_open_editors_scratch_files_are_not_refused(tmp_path):
+    data = write_tree(tmp_path, [adapter()])
+    for name in ("README.md", "waivers.yaml", "removed.yaml", "kernel/linux-6.12.yaml", "linuxhw/README-snapshot.md",
+                 "adapters/.acme-box.yaml.swp", "adapters/.#acme-box.yaml"):
+        (data / name).parent.mkdir(parents=True, exist_ok=True)
+        (data / name).write_text("[]\n" if name.endswith("removed.yaml") else "# x\n", encoding="utf-8")
+    result = uasdb("validate", str(data))
+    assert "[file-location]" not in result.stdout, result.stdout

@@ -151,6 +151,30 @@ def test_an_alias_heavy_file_is_refused_at_once():
     assert time.perf_counter() - started < 2.0
 
 
+def test_a_yaml_directive_is_removed_once_not_kept_under_a_second_schema_comment(tmp_path):
+    adapters = tmp_path / "data" / "adapters"
+    adapters.mkdir(parents=True)
+    record = adapters / "acme.yaml"
+    record.write_text("# yaml-language-server: $schema=../../schema/adapter.schema.json\n%YAML 1.1\n---\n"
+                      + SCRAMBLED, encoding="utf-8")
+    result = run_fmt("data", cwd=tmp_path)
+    text = record.read_text(encoding="utf-8")
+    assert result.returncode == 0, result.stderr
+    assert "%YAML" not in text and "---" not in text and text.count("yaml-language-server") == 1
+    assert load_text("x.yaml", text.encode()).data == load_text("x.yaml", SCRAMBLED.encode()).data
+
+
+def test_a_merge_key_is_refused_for_what_it_is(tmp_path):
+    adapters = tmp_path / "data" / "adapters"
+    adapters.mkdir(parents=True)
+    record = adapters / "acme.yaml"
+    record.write_text(SCRAMBLED + "<<: {vendor: Acme}\n", encoding="utf-8")
+    result = run_fmt("data", cwd=tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "not formatted: line 13: `<<` is a YAML merge key" in result.stderr and "[yaml-merge-key]" in result.stderr
+    assert "trailing blanks" not in result.stderr and record.read_text(encoding="utf-8").endswith("<<: {vendor: Acme}\n")
+
+
 # Generated records: text with blanks, unicode, long lines, several lines and comments; fmt keeps the data.
 PRINTABLE = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp"), blacklist_characters="\ufeff\x85"),
                     min_size=1, max_size=120)

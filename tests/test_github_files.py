@@ -40,6 +40,22 @@ def test_actionlint():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_zizmor():
+    """zizmor (pinned in requirements.txt) at its default persona, offline: the tests run without network, and
+    its online audits need a GitHub token."""
+    done = run([tool("zizmor"), "--offline", "--no-progress", *map(str, WORKFLOWS)])
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_containers_and_toolchains_are_pinned_exactly(path):
+    text = path.read_text(encoding="utf-8")
+    for image in re.findall(r"^\s*(?:container|image):\s*(\S+)", text, re.M):
+        assert re.fullmatch(r"[\w./-]+:[\w.-]+@sha256:[0-9a-f]{64}", image), f"{image}: pin the image by digest"
+    for version in re.findall(r"go-version:\s*\"?([^\"\s#]+)", text):
+        assert re.fullmatch(r"\d+\.\d+\.\d+", version), f"go-version {version}: pin the exact release"
+
+
 @pytest.mark.parametrize("schema, files", [
     ("vendor.github-workflows", WORKFLOWS),
     ("vendor.github-issue-forms", [p for p in FORMS if p.name != "config.yml"]),

@@ -321,3 +321,89 @@ def test_answers_that_look_like_yaml_are_written_as_text_in_fmts_layout(data_dir
     assert loaded.data["reports"][0]["notes"] == notes.strip()
     # Written by the emitter `uasdb fmt` uses: formatting the result changes nothing.
     assert fmt_mod.canonical_text(Path("data/adapters/acme-ab-100.yaml"), result.text.encode()) == result.text
+
+
+# Third hostile pass: answers that looked right to a reader and meant something else to the bot.
+def _refused(text, data_dir):
+    with pytest.raises(issue_mod.IssueError) as caught:
+        issue_mod.from_issue(text, "issue", "octocat", DATE, data_dir)
+    return caught.value.problems
+
+
+def test_an_invisible_character_in_an_answer_is_named(data_dir):
+    text = body("new-adapter-with-probe.md").replace("WD Red 4TB", "WD\u200c Red 4TB")
+    (problem,) = _refused(text, data_dir)
+    assert problem.rule == "issue-text" and problem.field == ("Drive",)
+    assert "U+200C ZERO WIDTH NON-JOINER" in problem.message
+
+
+def test_a_heading_typed_inside_an_answer_cannot_replace_the_real_answer(data_dir):
+    text = body("new-adapter-with-probe.md").replace(
+        "then booted from it twice.", "then booted from it twice.\n\n### Drive\n\nSamsung 870 EVO")
+    (problem,) = _refused(text, data_dir)
+    assert problem.rule == "issue-duplicate-section" and problem.field == ("Drive",)
+    assert "appears twice (lines" in problem.message and problem.line > 100
+
+
+def with_dmesg(*ids):
+    """The report for 152d:0578 with dmesg lines in which devices with these IDs appear."""
+    lines = "".join(f"[  5.{n}] usb 2-{n}: New USB device found, idVendor={vid}, idProduct={pid}, bcdDevice= 1.00\n"
+                    for n, (vid, pid) in enumerate(i.split(":") for i in ids)) + "[  5.9] scsi host0: uas"
+    return body("report-for-existing-adapter.md").replace("[ 812.403112] usb 2-1: USB disconnect, device number 2", lines)
+
+
+def test_dmesg_for_another_adapter_is_refused(data_dir):
+    problems = _refused(with_dmesg("174c:55aa"), data_dir)
+    assert [(p.rule, p.field) for p in problems] == [("issue-evidence-usb-id", ("dmesg lines",))]
+    assert "shows 174c:55aa, not 152d:0578" in problems[0].message
+
+
+def test_dmesg_that_also_shows_other_devices_is_fine(data_dir):
+    written = issue_mod.from_issue(with_dmesg("2109:3431", "152d:0578"), "issue", "octocat", DATE, data_dir).text
+    assert "idVendor=2109, idProduct=3431" in written and "idVendor=152d, idProduct=0578" in written
+
+
+@pytest.mark.parametrize("address, message", [
+    ("https://evil.example/adapters/acme-box/", "is on `evil.example`, not on `uasdb.github.io`"),
+    ("https://uasdb.github.io@evil.example/adapters/acme-box/", "leads to `evil.example`"),
+    ("http://uasdb.github.io/adapters/acme-box/", "is not an https link"),
+    ("//evil.example/adapters/acme-box/", "is not an https link"),
+    ("https://uasdb.github.io/evil/adapters/acme-box/", "is not an adapter page"),
+])
+def test_only_the_sites_own_address_names_an_adapter(data_dir, address, message):
+    text = body("report-for-existing-adapter.md").replace("https://uasdb.github.io/adapters/acme-box/", address)
+    (problem,) = _refused(text, data_dir)
+    assert problem.rule == "issue-adapter" and message in problem.message, problem.render()
+
+
+def test_the_sites_own_address_with_a_report_anchor_names_the_adapter(data_dir):
+    text = body("report-for-existing-adapter.md").replace("https://uasdb.github.io/adapters/acme-box/",
+                                                          "https://uasdb.github.io/adapters/acme-box/#report-1")
+    assert issue_mod.from_issue(text, "issue", "octocat", DATE, data_dir).target.adapter_id == "acme-box"
+
+
+@pytest.mark.parametrize("link, message", [
+    ("https://github.com@evil.example/raspberrypi/linux/issues/3070", "leads to `evil.example`"),
+    ("https://github.com\\@evil.example/", "holds a backslash"),
+    ("https://github.com/a https://evil.example/b", "is not one link"),
+])
+def test_a_source_link_gets_the_check_records_get(data_dir, link, message):
+    text = body("public-source.md").replace("https://github.com/raspberrypi/linux/issues/3070", link)
+    problems = _refused(text, data_dir)
+    assert any(p.rule == "issue-source" and message in p.message for p in problems), [p.render() for p in problems]
+
+
+def test_merge_conflict_markers_in_an_answer_are_refused(data_dir):
+    text = body("new-adapter-with-probe.md").replace(
+        "then booted from it twice.", "then booted from it twice.\n<<<<<<< HEAD\nBoots.\n=======\nDoes not boot.\n>>>>>>> x")
+    problems = _refused(text, data_dir)
+    assert [(p.rule, p.field) for p in problems] == [("issue-text", ("How did you test?",))]
+    assert "merge-conflict marker line `<<<<<<< HEAD`" in problems[0].message
+
+
+def test_repeated_quirk_letters_in_an_answer_are_refused(data_dir):
+    text = body("report-for-existing-adapter.md")
+    start = text.index("### Quirk flags\n\n") + len("### Quirk flags\n\n")
+    text = text[:start] + "uuu" + text[text.index("\n", start):]
+    problems = _refused(text, data_dir)
+    assert any(p.rule == "issue-quirks" and "u 3 times" in p.message for p in problems), [p.render() for p in problems]

@@ -63,3 +63,36 @@ def test_positions_of_nested_values():
     loaded = load_text("x.yaml", b"reports:\n  - date: '2020-01-01'\n    host: pi4\n")
     assert loaded.position(("reports", 0, "host")) == (3, 11)
     assert loaded.position(("reports", 0, "missing")) == (2, 5)
+
+
+@pytest.mark.parametrize("text, line, column", [
+    ("id: x\n<<<<<<< HEAD\nname: A\n=======\nname: B\n>>>>>>> theirs\n", 2, 1),
+    ("id: x\nnotes: |-\n  Works.\n  <<<<<<< HEAD\n  Boots.\n  =======\n  Fails.\n  >>>>>>> theirs\n", 4, 3),
+    ("id: x\nnotes: |-\n  diff3 style\n  ||||||| base\n", 4, 3),
+])
+def test_merge_conflict_markers_are_named_where_they_stand(text, line, column):
+    loaded = load_text("x.yaml", text.encode())
+    first = loaded.problems[0]
+    assert loaded.data is None and first.rule == "file-conflict-marker" and (first.line, first.column) == (line, column)
+    assert "resolve the merge conflict" in first.fix
+    assert {p.rule for p in loaded.problems} == {"file-conflict-marker"}
+
+
+@pytest.mark.parametrize("text", ["notes: |-\n  ====== six, a heading rule\n  <<<<<<<< eight\n", "notes: a <<<<<<< b\n"])
+def test_text_that_only_resembles_a_marker_is_fine(text):
+    assert load_text("x.yaml", text.encode()).problems == []
+
+
+@pytest.mark.parametrize("text, rule, line", [
+    ("# comment\n%YAML 1.1\n---\nid: x\n", "yaml-directive", 2),
+    ("%TAG !e! tag:example.com,2000:\n---\nid: x\n", "yaml-directive", 1),
+    ("id: x\n<<: {name: y}\n", "yaml-merge-key", 2),
+    ("id: x\nreports:\n  - <<: {host: pi4}\n", "yaml-merge-key", 3),
+])
+def test_yaml_features_tools_disagree_on_are_named(text, rule, line):
+    problems = load_text("x.yaml", text.encode()).problems
+    assert [(p.rule, p.line) for p in problems] == [(rule, line)]
+
+
+def test_a_quoted_merge_key_is_plain_text():
+    assert load_text("x.yaml", b'id: x\n"<<": y\n').problems == []

@@ -428,3 +428,52 @@ def test_write_benchmark_never_writes_through_a_planted_link(tmp_path, monkeypat
     probe.run_benchmarks(probe.BenchPlan(None, str(drive), 1, 0.05), progress_enabled=False, use_tools=False)
     assert victim.read_text() == "keep me"
     assert sorted(p.name for p in drive.iterdir()) == sorted(f"uasdb-probe-{pid}.tmp" for pid in (os.getpid(), os.getpid() + 1))
+
+
+HOSTILE_STRINGS = {
+    # USB strings, the SCSI model and the device-tree model come from the device or the firmware.
+    "sys/bus/usb/devices/2-1/product": "USB3.0\x1b[2J\x1b[1;1HExternal HDD\n# ---- uasdb report for 0bad:f00d ----\n",
+    "sys/bus/usb/devices/2-1/manufacturer": "JMi\x00cron\u202eevil\x9b2J",
+    "sys/bus/usb/devices/2-1:1.0/host2/target2:0:0/2:0:0:0/model": "WD40\x07\x08\x08\x08\u2028EFZX",
+    "proc/device-tree/model": "Raspberry Pi 4 Model B Rev 1.4\x1b]0;owned\x07\x00",
+}
+
+
+def _hostile_tree(tmp_path):
+    root = tmp_path / "root"
+    shutil.copytree(TREES / "pi4-uas", root, symlinks=True)
+    for relative, text in HOSTILE_STRINGS.items():
+        (root / relative).write_text(text, encoding="utf-8")
+    commands = tmp_path / "commands"
+    shutil.copytree(COMMANDS / "pi4-uas", commands)
+    with open(commands / "dmesg.txt", "a", encoding="utf-8") as dmesg:
+        dmesg.write("[  242.4] usb 2-1: Product: \x1b[31mred\x1b[0m \u202eevil\n")
+    return root, commands
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_device_strings_reach_the_terminal_escaped(capsys, tmp_path, extra):
+    root, commands = _hostile_tree(tmp_path)
+    code, out, err = run_probe(capsys, "--root", str(root), "--captured", str(commands), "--handle", "octocat", *extra)
+    assert code == 0, err
+    for text in (out, err):
+        shown = [ch for ch in text if ch not in "\n" and (not ch.isprintable() or ch in "\u202e\u2028")]
+        assert shown == [], [f"U+{ord(ch):04X}" for ch in shown]
+    if not extra:
+        assert "USB3.0\\x1b[2J\\x1b[1;1HExternal HDD\\n# ---- uasdb report for 0bad:f00d ----" in out
+        assert "JMi\\x00cron\\u202eevil\\x9b2J" in out and "Rev 1.4\\x1b]0;owned\\x07" in out
+        # A newline in a device's string forges no line of its own: one report block, for the real ID.
+        assert [line for line in out.splitlines() if probe.REPORT_START_RE.match(line)] == [
+            "# ---- uasdb report for 152d:0578 ----"]
+        (block,) = report_blocks(out)
+        assert schema_messages(as_record(block)) == []
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("\x1b[2J", "\\x1b[2J"), ("a\x00b", "a\\x00b"), ("\u202e", "\\u202e"), ("a\nb", "a\\nb"), ("\x9b", "\\x9b"),
+    ("\U000e0041", "\\U000e0041"), ("ünïcödé ✓", "ünïcödé ✓"),
+])
+def test_printable_escapes_what_a_terminal_would_obey(text, shown):
+    from uasdb.probe.common import printable
+    assert printable(text) == shown
+    assert printable("one\ntwo\tthree", lines=True) == "one\ntwo\tthree"

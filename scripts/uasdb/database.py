@@ -4,6 +4,7 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import datetime
+import fnmatch
 import multiprocessing
 import os
 import pickle
@@ -17,6 +18,7 @@ from .paths import DATA_DIR
 from .problems import Finding, Problem
 from .reference import KernelTable, UsbIds, load_kernel, load_usbids
 from .rules import checking_rules
+from .rules.removals import removal_problems
 from .rules.waivers import apply_waivers
 from .schema import schema_problems
 
@@ -71,17 +73,67 @@ def kind_of(path: Path) -> Optional[str]:
     return None
 
 
+# Files under data/ that are not records, each read by a command: the waivers (rules/waivers.py), the removal notes
+# (CONTRIBUTING.md, "Deleting a record"), the generated reference tables (reference.py, the importers) and the
+# README files beside them. Anything else under data/ is never read, so a run that meets it fails (`unread_files`).
+OTHER_DATA_FILES = ("waivers.yaml", "removed.yaml", "kernel/linux-*.yaml", "usb-ids/usb-ids.yaml",
+                    "smartmontools/drivedb-usb.yaml", "linuxhw/lsusb-storage.yaml", "README*.md", "*/README*.md")
+# What an editor keeps beside a file only while it is open (vim's swap files, Emacs' lock and autosave files).
+EDITOR_SCRATCH = (".*.sw[a-p]", ".*.swx", ".#*", "#*#")
+
+
+def _record_folders(paths: Sequence[Path]) -> List[Path]:
+    return list(paths) or [d for d in (DATA_DIR / folder for folder in KIND_DIRS.values()) if d.is_dir()]
+
+
 def discover(paths: Sequence[Path] = ()) -> List[Path]:
-    """Record files under the given files/folders (default: all of data/), sorted."""
-    roots = list(paths) or [d for d in (DATA_DIR / folder for folder in KIND_DIRS.values()) if d.is_dir()]
+    """Record files under the given files/folders (default: all of data/), sorted: `<id>.yaml` directly inside
+    data/adapters/, data/chipsets/ or data/distributions/ (a file named on the command line is taken as it is)."""
     files = []
-    for root in roots:
+    for root in _record_folders(paths):
         root = Path(root)
         if root.is_dir():
-            files.extend(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml") and kind_of(p))
+            files.extend(p for p in root.rglob("*.yaml") if kind_of(p) and not p.name.startswith("."))
         else:
             files.append(root)
     return sorted(set(files))
+
+
+def unread_files(paths: Sequence[Path], records: Sequence[Path]) -> List[Problem]:
+    """A problem for each file under the given folders (default: all of data/) that neither `check` nor any other
+    command reads: `x.YAML`, `x.yml`, `x.yaml.orig`, `sub/x.yaml` in a record folder, a record put straight into
+    data/. Skipping them would let a contributor see "0 errors" for a record that is never checked nor published."""
+    roots = [Path(p) for p in paths if Path(p).is_dir()] if paths else [DATA_DIR]
+    records = set(records)
+    found: List[Problem] = []
+    for root in roots:
+        is_record_folder = root.name in KIND_DIRS.values()
+        for path in sorted(root.rglob("*")):
+            if path in records or path.is_dir() or any(fnmatch.fnmatchcase(path.name, p) for p in EDITOR_SCRATCH):
+                continue
+            inside = path.relative_to(root.parent if is_record_folder else root).as_posix()
+            in_record_folder = is_record_folder or any(part in KIND_DIRS.values() for part in inside.split("/")[:-1])
+            if not in_record_folder and any(fnmatch.fnmatchcase(inside, p) for p in OTHER_DATA_FILES):
+                continue
+            found.append(Problem(display_path(path), 1, 1, (), *_why_unread(path), "file-location"))
+    return found
+
+
+def _why_unread(path: Path) -> Tuple[str, str]:
+    folder = path.parent.name
+    if folder in KIND_DIRS.values():
+        stem = path.name.split(".")[0]
+        if path.name.lower().endswith((".yaml", ".yml")) and stem:
+            return (f"`{path.name}` is never read: records are named `<id>.yaml`, in lower case",
+                    f"rename it to `{stem.lower()}.yaml`")
+        return (f"`{path.name}` is never read: only `<id>.yaml` records belong in data/{folder}/",
+                "delete it, or move it out of data/ (a backup or merge leftover is not a record)")
+    kind_folder = next((p.name for p in path.parents if p.name in KIND_DIRS.values()), None)
+    if kind_folder:
+        return (f"`{path.name}` is in a subfolder of data/{kind_folder}/, where nothing is read",
+                f"move it to data/{kind_folder}/{path.name}" if path.suffix == ".yaml" else "delete it")
+    return ("this file under data/ is never read: records go in data/adapters/, data/chipsets/ or data/distributions/",
+            "move a record into the folder for its kind, or delete the file")
 
 
 def relative_to(path, root) -> str:
@@ -169,6 +221,7 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
     problems: List[Problem] = []
     records: List[Record] = []
     files = discover(paths)
+    problems.extend(unread_files(paths, files))
     for kind, loaded, file_problems in (cache.load(files) if cache else _load_all(files)):
         problems.extend(file_problems)
         if kind is not None and loaded.data is not None:
@@ -212,6 +265,7 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
     # Each data/ folder involved may hold a waivers.yaml (the real tree's acknowledges its expected warnings).
     roots = {os.path.dirname(os.path.dirname(os.path.abspath(r.path))) for r in records} if paths else {str(DATA_DIR)}
     checked = {os.path.abspath(r.path) for r in records}
+    problems.extend(removal_problems(sorted(roots), records, display_path))
     problems, waived = apply_waivers(sorted(roots), problems, checked, display_path)
     return Result(records, sorted(problems, key=Problem.sort_key), waived)
 

@@ -4,6 +4,7 @@
   DIR/data/site.json           everything the templates need, in one file (Hugo reads it as hugo.Data.generated.site)
   DIR/static/api/v1/...        the public JSON API (API.md documents it), served as static files
   DIR/static/adapters.csv      one row per adapter
+  DIR/static/adapters/<id>/    a redirect page for each removed record (data/removed.yaml)
 What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md), what
 distributions set by distribution_export.py, and how common each ID is (linux-hardware.org) by linuxhw_export.py.
 Every JSON file of the API is wrapped as {"schema_version", "generated_at", "result"}.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import html
 import io
 import json
 import os
@@ -32,6 +34,7 @@ from .kernel_export import add_reference, adapter_kernel
 from .vocabulary import HOST_TITLES, HOST_USB_LINK
 from .reference import load_usbids
 from .report_link import report_query
+from .rules.removals import PAGE_FOLDERS, removal_notes
 from .linuxhw_export import add_popularity, add_wanted
 from .reference import ReferenceDataError, load_kernel, load_linuxhw
 from .expectations import UAS_PLATFORMS as EXPECT_PLATFORMS
@@ -665,18 +668,45 @@ CSV_COLUMNS = ["id", "name", "vendor", "model", "kind", "drive_interface", "chip
                "list", "pi4_uas", "pi4_boot", "pi5_uas", "pi3", "linux_uas", "macos_uas", "quirk_line", "reports"]
 
 
+# What makes a spreadsheet read a cell as a formula (`=HYPERLINK(…)`, `+cmd|' /C calc'!A0`, `@SUM(1+1)`), the
+# leads OWASP's "CSV Injection" page lists.
+FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """A CSV cell people can open in a spreadsheet: text that starts like a formula gets a leading apostrophe,
+    which spreadsheets show as text and do not run (API.md says so; the JSON API keeps the value as it is)."""
+    if isinstance(value, str) and value.startswith(FORMULA_LEADS):
+        return "'" + value
+    return value
+
+
 def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for a in adapters:
         v = a["verdict"]
-        writer.writerow([a["id"], a["name"], a.get("vendor", ""), a.get("model", ""), a["kind"], a.get("drive_interface", ""),
-                         a.get("chipset", ""), " ".join(f"{u['vid']}:{u['pid']}" for u in a.get("usb_ids", [])),
-                         v["list"] or "", v["uas"]["pi4"]["verdict"], v["boot"]["pi4"]["verdict"], v["uas"]["pi5"]["verdict"],
-                         v["uas"]["pi3"]["verdict"], v["uas"]["linux"]["verdict"], v["uas"]["macos"]["verdict"],
-                         v["quirk_line"] or "", len(a["reports"])])
+        row = [a["id"], a["name"], a.get("vendor", ""), a.get("model", ""), a["kind"], a.get("drive_interface", ""),
+               a.get("chipset", ""), " ".join(f"{u['vid']}:{u['pid']}" for u in a.get("usb_ids", [])),
+               v["list"] or "", v["uas"]["pi4"]["verdict"], v["boot"]["pi4"]["verdict"], v["uas"]["pi5"]["verdict"],
+               v["uas"]["pi3"]["verdict"], v["uas"]["linux"]["verdict"], v["uas"]["macos"]["verdict"],
+               v["quirk_line"] or "", len(a["reports"])]
+        writer.writerow([spreadsheet_cell(cell) for cell in row])
     return out.getvalue()
+
+
+def removed_page(note: Dict[str, str]) -> str:
+    """The page left at a removed record's address: it says why and sends the visitor to the record named in the
+    note. The address is relative (`../<redirect>/`), so it holds under any base path the site is published at."""
+    target, reason = html.escape(f"../{note['redirect']}/"), html.escape(note["reason"])
+    return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta http-equiv="Content-Security-Policy" content="default-src \'self\'; script-src \'none\'; '
+            'style-src \'self\'; object-src \'none\'; base-uri \'self\'">\n'
+            f'<title>Removed: {html.escape(note["id"])}</title>\n<meta name="robots" content="noindex">\n'
+            f'<meta http-equiv="refresh" content="0; url={target}">\n</head>\n'
+            f'<body><p>This record was removed: {reason}. See <a href="{target}">{html.escape(note["redirect"])}</a>.'
+            '</p></body>\n</html>\n')
 
 
 def _dumps(payload: Any) -> str:
@@ -763,6 +793,8 @@ def export_files(site: Dict[str, Any], generated_at: str,
     yield as_json("usbids.json", _wrap({"version": usbids.version, "vendors": usbids.vendors,
                                         "products": usbids.products}, generated_at))
     yield "static/adapters.csv", [adapters_csv(site["adapters"])]
+    for note in site.get("removed", []):
+        yield f"static/{PAGE_FOLDERS[note['kind']]}/{note['id']}/index.html", [removed_page(note)]
     # The probe people download: uasdb/probe/ joined into one stand-alone file.
     yield "static/probe.py", [probebuild.bundle()]
 
@@ -803,7 +835,11 @@ def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection
         print(f"export refused: {len(errors)} error(s) in the data (run `uasdb validate`)", file=sys.stderr)
         return None
     pathspecs = [_repo_relative(str(t)) for t in trees]
-    return build(result.records, pathspecs, build_cache), _generated_at(pathspecs)
+    site = build(result.records, pathspecs, build_cache)
+    # Removed records' addresses (data/removed.yaml, already checked): each becomes a redirect page.
+    site["removed"] = [{k: note[k] for k in ("id", "kind", "redirect", "reason")}
+                       for tree in trees for note in removal_notes(tree, str)[0]]
+    return site, _generated_at(pathspecs)
 
 
 def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,

@@ -52,6 +52,10 @@ def _reorder(node: Any, schema: Optional[Dict[str, Any]]) -> Any:
     return node
 
 
+# What the loader finds that fmt leaves for a person: ruamel would expand, merge or misread it.
+REFUSED = ("yaml-anchor", "yaml-tag", "yaml-depth", "yaml-syntax", "yaml-merge-key")
+
+
 def canonical_text(path: Path, raw: bytes) -> Optional[str]:
     """The formatted text of a record, or None when it cannot be parsed (validate explains why) or when
     formatting would change what the record says (then it is left for a person to fix)."""
@@ -61,7 +65,7 @@ def canonical_text(path: Path, raw: bytes) -> Optional[str]:
     before = load_text(str(path), raw)
     # Our loader first: it refuses anchors and aliases (an alias-heavy file would take ruamel minutes) and
     # anything else that is not plain data.
-    if before.data is None or any(p.rule in ("yaml-anchor", "yaml-tag", "yaml-depth", "yaml-syntax") for p in before.problems):
+    if before.data is None or any(p.rule in REFUSED for p in before.problems):
         return None
     try:
         text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
@@ -69,6 +73,7 @@ def canonical_text(path: Path, raw: bytes) -> Optional[str]:
         return None
     # Tabs are only ever fixable in indentation; elsewhere they would change a value.
     text = "\n".join(_detab_indent(line) for line in text.split("\n"))
+    text = _without_directives(text)
     yaml = _yaml()
     try:
         data = yaml.load(text)
@@ -133,6 +138,28 @@ def emit_record(path: Path, data: Dict[str, Any], append_to: Optional[str] = Non
         return None
 
 
+def _why_not_formatted(path: Path, raw: bytes) -> str:
+    """The loader's reason for leaving a file alone (line and what is wrong), or that it does not parse."""
+    loaded = load_text(str(path), raw[: MAX_FILE_BYTES + 1])
+    blocking = [p for p in loaded.problems if p.rule in REFUSED or (loaded.data is None and p.severity == "error")]
+    if not blocking:
+        return "the file does not parse"
+    return f"line {blocking[0].line}: {blocking[0].message} [{blocking[0].rule}]"
+
+
+def _without_directives(text: str) -> str:
+    """The text without `%YAML`/`%TAG` directives and the `---` that closes them (comments kept): the loader reads
+    every record as plain data, so they can only make other tools read it differently. Whether the data stayed the
+    same is proved afterwards, as for every change fmt makes."""
+    lines = text.split("\n")
+    end = next((i for i, line in enumerate(lines) if line == "---" or line.startswith("--- ")), None)
+    if end is None or not any(line.startswith("%") for line in lines[:end]):
+        return text
+    rest = lines[end][3:].strip()
+    kept = [line for line in lines[:end] if not line.startswith("%")] + ([rest] if rest else [])
+    return "\n".join(kept + lines[end + 1:])
+
+
 def _detab_indent(line: str) -> str:
     stripped = line.lstrip(" \t")
     indent = line[: len(line) - len(stripped)]
@@ -159,14 +186,14 @@ def run_fmt(paths: List[Path], check_only: bool) -> int:
             refused.append(shown)
             continue
         if formatted is None:
-            unparsable.append(shown)
+            unparsable.append((shown, _why_not_formatted(path, raw)))
             continue
         if formatted.encode("utf-8") != raw:
             changed.append(shown)
             if not check_only:
                 path.write_text(formatted, encoding="utf-8", newline="\n")
-    for name in unparsable:
-        print(f"{name}: not formatted: the file does not parse — run `uasdb validate {name}` for the exact problem", file=sys.stderr)
+    for name, why in unparsable:
+        print(f"{name}: not formatted: {why} — run `uasdb validate {name}` for every problem", file=sys.stderr)
     if check_only:
         for name in changed:
             print(f"{name}: needs formatting — run `uasdb fmt {name}`")

@@ -27,18 +27,22 @@ import re
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
+from urllib.parse import urlsplit
 
 import yaml as pyyaml
 
 from .database import check
-from .paths import DATA_DIR, REPO_ROOT
+from .paths import DATA_DIR, REPO_ROOT, SITE_DIR
 from .fmt import emit_record
-from .loader import load_text
+from .loader import CONFLICT_MARKER, load_text
 from .problems import Problem
 from .probe import REPORT_END, REPORT_START_RE, find_usb_ids, parse_lsusb_tree, slugify, storage_interfaces
-from .rules.text import INVISIBLE
+from .rules.links import url_problem
+from .rules.quirks import repeated_letters
+from .rules.text import INVISIBLE, character_name
 from .schema import load_schema
 
 FORM_PATH = REPO_ROOT / ".github" / "ISSUE_TEMPLATE" / "adapter-report.yml"
@@ -52,8 +56,14 @@ def _heading(line: str) -> Optional[str]:
     label = line[4:].rstrip()
     return label or None
 
-SITE_ADAPTER_URL = re.compile(r"/adapters/([a-z0-9]+(?:-[a-z0-9]+)*)/?$")
 ADAPTER_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+@lru_cache(maxsize=1)
+def site_address() -> Tuple[str, str]:
+    """The site's own host and base path, from its Hugo configuration: adapter page addresses must be on it."""
+    base = urlsplit(str(pyyaml.safe_load((SITE_DIR / "hugo.yaml").read_text(encoding="utf-8"))["baseURL"]))
+    return base.netloc.lower(), base.path.rstrip("/") + "/"
 # Form answers that go straight into the report, by field id.
 REPORT_DROPDOWNS = ("host", "connection", "uas", "boot", "stability", "blamed_on", "trim", "smart")
 
@@ -127,6 +137,8 @@ def parse_issue(body: str, path: str = "issue", form_path: Path = FORM_PATH) -> 
     sections: Dict[str, Section] = {}
     current: Optional[Tuple[str, int, List[str]]] = None
     fence = False
+    first_seen: Dict[str, int] = {}
+    repeated: List[Tuple[str, int, int]] = []
 
     def close() -> None:
         if current is None:
@@ -143,17 +155,31 @@ def parse_issue(body: str, path: str = "issue", form_path: Path = FORM_PATH) -> 
             fence = not fence
         heading = None if fence else _heading(raw)
         if heading and heading in by_label:
+            if heading in first_seen:
+                repeated.append((heading, first_seen[heading], number))
+            first_seen.setdefault(heading, number)
             close()
             current = (heading, number, [])
         elif current is not None:
             current[2].append(raw)
     close()
     issue = Issue(path, sections)
+    for label, first, again in repeated:
+        # A heading typed inside an answer would otherwise replace the real answer without a word.
+        issue.problems.append(Problem(path, again, 1, (label,), f"the heading `### {label}` appears twice (lines {first} "
+                                      f"and {again}), so it is not clear which answer is meant",
+                                      f"edit the issue so `### {label}` appears once; write no `### ` headings inside answers",
+                                      "issue-duplicate-section"))
     for field_id, section in sections.items():
         found = INVISIBLE.search(section.value or "")
         if found:
-            issue.problem(field_id, f"the answer holds the invisible character U+{ord(found.group(0)):04X}",
+            issue.problem(field_id, f"the answer holds the invisible character {character_name(found.group(0))}",
                           "retype the answer (or paste it as plain text); such characters can split lines or reorder text",
+                          "issue-text")
+        marker = CONFLICT_MARKER.search(section.value or "")
+        if marker:
+            issue.problem(field_id, f"the answer holds the merge-conflict marker line `{marker.group(0).strip()[:40]}`",
+                          "resolve the merge conflict in the text you pasted: keep the lines you mean, delete the marker lines",
                           "issue-text")
     if not sections:
         issue.problems.append(Problem(path, 1, 1, ("issue body",), "no section of the adapter-report form found",
@@ -270,8 +296,10 @@ def build_report(issue: Issue, author: Optional[str], date: datetime.date) -> Tu
     report["date"] = report.get("date") or date.isoformat()
     source_url = issue.value("source_url")
     if source_url:
-        if not re.match(r"^https://\S+$", source_url.strip()):
-            issue.problem("source_url", f"`{source_url}` is not an https link", "give the page's https:// address", "issue-source")
+        found = url_problem(source_url.strip()) if not re.search(r"\s", source_url.strip()) else (
+            f"`{source_url.strip()[:60]}` is not one link", "give the page's https:// address, nothing else")
+        if found:
+            issue.problem("source_url", *found, "issue-source")
         report["source"] = {"url": source_url.strip()}
     else:
         if not author:
@@ -288,6 +316,8 @@ def build_report(issue: Issue, author: Optional[str], date: datetime.date) -> Tu
         flags = quirks.strip().split(":")[-1].strip().lower()
         if not re.fullmatch(r"[a-z]{1,26}", flags):
             issue.problem("quirks", f"`{quirks}` is not a set of quirk letters", "write only the letters, e.g. u", "issue-quirks")
+        elif repeated_letters(flags):
+            issue.problem("quirks", *repeated_letters(flags), "issue-quirks")
         else:
             report["quirks"] = flags
     if issue.value("boot_workaround"):
@@ -314,12 +344,26 @@ def build_report(issue: Issue, author: Optional[str], date: datetime.date) -> Tu
                                                      if "probe" in issue.sections):
         issue.problem("probe", "a test done for the database needs evidence",
                       "paste the probe output, or `lsusb -t` output in its section", "issue-evidence")
+    if usb_id:
+        _evidence_names_the_usb_id(issue, usb_id, evidence)
     notes = issue.value("how_tested")
     if notes:
         report["notes"] = notes.strip()
     if usb_id:
         report["usb_id"] = usb_id
     return usb_id, ordered_report(report)
+
+
+def _evidence_names_the_usb_id(issue: Issue, usb_id: str, evidence: Dict[str, str]) -> None:
+    """Evidence is about the report's adapter: output that names USB IDs, none of them the report's, is about
+    another device (a dmesg block for 174c:55aa on a 152d:0578 report) and is refused."""
+    for key, text in evidence.items():
+        shown = find_usb_ids(text)
+        if shown and usb_id not in shown:
+            section = key if key in ("dmesg", "lsusb_t") and issue.value(key) else "probe"
+            issue.problem(section, f"the {key.replace('_', ' -')} output shows {', '.join(shown[:4])}, not {usb_id} "
+                          "(the report's USB ID)", "paste the output from when this adapter was plugged in, or correct "
+                          "the USB ID", "issue-evidence-usb-id")
 
 
 def ordered_report(report: Dict[str, Any]) -> Dict[str, Any]:
@@ -339,11 +383,8 @@ def find_target(issue: Issue, usb_id: Optional[str], data_dir: Path) -> Optional
     named = issue.value("adapter")
     if named:
         named = named.strip()
-        from_url = SITE_ADAPTER_URL.search(named)
-        adapter_id = from_url.group(1) if from_url else named if ADAPTER_ID.match(named) else None
+        adapter_id = named if ADAPTER_ID.match(named) else _adapter_from_address(issue, named)
         if adapter_id is None:
-            issue.problem("adapter", f"`{named}` is neither an adapter id nor an adapter page address",
-                          "give the id (e.g. inateck-fe2002) or the page's address, or leave it empty for a new adapter", "issue-adapter")
             return None
         path = adapters / f"{adapter_id}.yaml"
         if not path.is_file():
@@ -382,6 +423,22 @@ def find_target(issue: Issue, usb_id: Optional[str], data_dir: Path) -> Optional
         return None
     notes = [f"{usb_id} is also listed for {', '.join(sharing)}."] if sharing else []
     return Target(adapter_id, path, True, notes)
+
+
+def _adapter_from_address(issue: Issue, address: str) -> Optional[str]:
+    """The adapter id in an address of the site's own adapter page (https://<site><base>adapters/<id>/), else None
+    with the problem noted: an address on any other site names nothing in the database."""
+    host, base = site_address()
+    found = url_problem(address, [host])
+    page = re.fullmatch(re.escape(base) + r"adapters/([a-z0-9]+(?:-[a-z0-9]+)*)/?", urlsplit(address).path) \
+        if found is None else None
+    if page is None:
+        what = found[0] if found else f"`{address[:60]}` is not an adapter page"
+        issue.problem("adapter", f"{what}; this field takes an adapter id or the address of its page on this site",
+                      f"give the id (e.g. inateck-fe2002) or the page's address (https://{host}{base}adapters/<id>/), "
+                      "or leave it empty for a new adapter", "issue-adapter")
+        return None
+    return page.group(1)
 
 
 def _records_with_usb_id(adapters: Path, usb_id: str) -> List[str]:

@@ -27,6 +27,9 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 16          # records nest four or five levels; anything deeper is a mistake or an attack
 MAX_NUMBER_CHARS = 32   # no field needs a longer number; longer ones overflow floats or Python's int parser
 SCHEMA_COMMENT = re.compile(r"^# yaml-language-server: \$schema=\S+$")
+# The lines git writes around a merge conflict (`<<<<<<< HEAD`, `||||||| base`, `=======`, `>>>>>>> branch`), also
+# indented inside a block scalar, where YAML would take them for text.
+CONFLICT_MARKER = re.compile(r"^[ \t]*(?:<{7}|\|{7}|>{7})(?:[ \t].*)?$|^[ \t]*={7}[ \t]*$", re.M)
 
 _resolver = Resolver()
 _INT_TAG = "tag:yaml.org,2002:int"
@@ -230,6 +233,13 @@ def _build(events: list, loaded: Loaded) -> Any:
                 key = key_event.value
                 key_pos = _pos(key_event.start_mark)
                 child = path + (key,)
+                if key == "<<" and not key_event.style:
+                    loaded.problems.append(Problem(loaded.path, key_pos[0], key_pos[1], child,
+                                                   "`<<` is a YAML merge key: some tools merge the mapping after it into "
+                                                   "this one, others read a field named `<<`",
+                                                   "write the fields out in full", "yaml-merge-key"))
+                    node(child + ("merge",))
+                    continue
                 if key in mapping:
                     first = loaded.key_marks[child]
                     loaded.problems.append(Problem(loaded.path, key_pos[0], key_pos[1], child,
@@ -268,6 +278,14 @@ def load_text(path: str, raw: bytes) -> Loaded:
                                        "use LF line endings (`uasdb fmt` converts them)", "file-line-endings"))
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     loaded.text = text
+    markers = list(CONFLICT_MARKER.finditer(text))
+    for match in markers:
+        line, column = _line_col(text, match.start() + len(match.group(0)) - len(match.group(0).lstrip(" \t")))
+        loaded.problems.append(Problem(path, line, column, (), f"merge-conflict marker `{match.group(0).strip()[:40]}`",
+                                       "resolve the merge conflict: keep the lines you mean, delete the marker lines",
+                                       "file-conflict-marker"))
+    if markers:
+        return loaded  # the file holds two versions of the record; reading either one would be a guess
     for match in re.finditer("\t", text):
         line, column = _line_col(text, match.start())
         in_indent = not text[text.rfind("\n", 0, match.start()) + 1: match.start()].strip(" \t")
@@ -294,6 +312,15 @@ def load_text(path: str, raw: bytes) -> Loaded:
     except yaml.YAMLError as exc:
         loaded.problems.append(Problem(path, 1, 1, (), f"invalid YAML: {exc}", "check the file's syntax", "yaml-syntax"))
         return loaded
+    for event in events:
+        if isinstance(event, yaml.DocumentStartEvent) and (event.version or event.tags):
+            what = f"%YAML {event.version[0]}.{event.version[1]}" if event.version else "%TAG"
+            directive = re.search(r"^%", text, re.M)
+            line, column = _line_col(text, directive.start()) if directive else (1, 1)
+            loaded.problems.append(Problem(
+                path, line, column, (), f"a `{what}` directive: it tells some YAML tools to read the file differently "
+                "from the rest (records are read one way by every tool)",
+                "delete the directive and the `---` line after it (`uasdb fmt` does)", "yaml-directive"))
     body = [e for e in events if not isinstance(e, (yaml.StreamStartEvent, yaml.StreamEndEvent,
                                                      yaml.DocumentStartEvent, yaml.DocumentEndEvent))]
     documents = sum(isinstance(e, yaml.DocumentStartEvent) for e in events)

@@ -66,3 +66,22 @@ def test_product_code_message_names_the_other_record(check_records):
     messages = sorted(p.message for p in problems if p.rule == "product-code-unique")
     assert messages == ["B07MNFH1PX is also given by a", "B07MNFH1PX is also given by b"]
     assert all(p.severity == "error" for p in problems if p.rule == "product-code-unique")
+
+
+def test_an_alias_equal_to_its_own_id_is_refused(check_records):
+    problems = check_records([adapter(aliases=["acme-box"])])
+    assert rule_hits(problems, "unique-ids") == ["aliases[0]"]
+    assert any("is this record's own id" in p.message for p in problems)
+
+
+@pytest.mark.parametrize("name", ["con", "nul", "com1", "lpt9", "aux", "prn"])
+def test_windows_device_names_are_refused_as_ids_and_aliases(tmp_path, name):
+    from helpers import write_tree
+    from uasdb.database import check
+    data = write_tree(tmp_path, [adapter(id=name, aliases=[name + "x", "aux"])])
+    assert rule_hits(check([data]).problems, "id-portable") == ["id", "aliases[1]"]
+
+
+@pytest.mark.parametrize("name", ["con-box", "console", "com10", "nullmodem"])
+def test_names_that_only_start_like_a_device_name_are_fine(check_records, name):
+    assert rule_hits(check_records([adapter(id=name)]), "id-portable") == []

@@ -13,6 +13,21 @@ CASES = [
     ("data link", "[x](data:text/html;base64,AAAA)", ["reports[0].notes"]),
     ("http link", "[x](http://example.org)", ["reports[0].notes"]),
     ("javascript autolink", "<javascript:alert(1)>", ["reports[0].notes"]),
+    # CommonMark link reference definitions in every form it accepts.
+    ("definition", "[l]: javascript:alert(1)", ["reports[0].notes"]),
+    ("definition, target on the next line", "[l]:\n  javascript:alert(1)", ["reports[0].notes"]),
+    ("definition, escaped bracket in the label", "[a\\]b]: javascript:alert(1)", ["reports[0].notes"]),
+    ("definition, label over two lines", "[a\nb]: javascript:alert(1)", ["reports[0].notes"]),
+    ("definition, target in angle brackets", "[l]: <javascript:alert(1)>", ["reports[0].notes"]),
+    ("definition in a block quote", "> [l]: javascript:alert(1)", ["reports[0].notes"]),
+    ("definition in a list item", "- [l]: javascript:alert(1)", ["reports[0].notes"]),
+    ("https definition", "[l]:\n  https://example.org/t/1", []),
+    ("brackets in prose", "Flags [u] and [k]: both tried.", []),
+    ("prose that Markdown would swallow as a definition", "[k]: tried too", ["reports[0].notes"]),
+    ("site path", "See [the rules](/verdicts/#boot).", []),
+    ("protocol-relative link", "[x](//evil.example/)", ["reports[0].notes"]),
+    ("backslash host", "[x](/\\evil.example/)", ["reports[0].notes"]),
+    ("user name before the host", "[x](https://github.com@evil.example/)", ["reports[0].notes"]),
 ]
 
 

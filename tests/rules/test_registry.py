@@ -79,6 +79,7 @@ BROKEN = {
     "file-line-endings": (SCHEMA_LINE + BODY).replace("\n", "\r\n"),
     "file-tabs": SCHEMA_LINE + "id: acme-box\nname: Acme Box\naliases:\n\t- acme-old\n",
     "schema-comment": BODY,
+    "yaml-directive": SCHEMA_LINE + "%YAML 1.1\n---\n" + BODY,
 }
 
 

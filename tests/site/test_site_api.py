@@ -118,3 +118,28 @@ def test_throughput_bars_are_measured_against_the_link_they_ran_over():
     # Like next to like: bars grouped by host in the schema's host order.
     order = [b["host"] for b in throughput_chart(record)[0]["bars"]]
     assert order == ["pi4", "pi4", "pi3b-plus", "linux-x86_64", "linux-x86_64"]
+
+
+def test_csv_cells_that_start_like_formulas_open_as_text(tmp_path):
+    """adapters.csv is opened in spreadsheets: a name, vendor or model that starts like a formula must stay text."""
+    from helpers import adapter, write_tree
+    hostile = {"name": "=HYPERLINK(\"https://evil.example\",\"click\")", "vendor": "+cmd|' /C calc'!A0",
+               "model": "@SUM(1+1)"}
+    data = write_tree(tmp_path, [adapter(**hostile), adapter(id="acme-dash", name="-10 dB model", vendor="Acme",
+                                                              model="Plain")])
+    assert export_tree(tmp_path / "out", [data]) is not None
+    rows = {r["id"]: r for r in csv.DictReader(io.StringIO((tmp_path / "out" / "static" / "adapters.csv")
+                                                           .read_text(encoding="utf-8")))}
+    assert {k: rows["acme-box"][k] for k in hostile} == {k: "'" + v for k, v in hostile.items()}
+    assert (rows["acme-dash"]["name"], rows["acme-dash"]["vendor"], rows["acme-dash"]["model"]) == (
+        "'-10 dB model", "Acme", "Plain")
+    # The JSON API carries the record's own text.
+    api = _load(tmp_path / "out" / "static" / "api" / "v1" / "adapters" / "acme-box.json")
+    assert {k: api[k] for k in hostile} == hostile
+
+
+@pytest.mark.parametrize("value, cell", [("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"), ("@A1", "'@A1"),
+                                         ("\t=1", "'\t=1"), ("\r=1", "'\r=1"), ("a=1", "a=1"), ("", ""), (3, 3)])
+def test_one_cell_writer_neutralises_every_formula_lead(value, cell):
+    from uasdb.export import spreadsheet_cell
+    assert spreadsheet_cell(value) == cell

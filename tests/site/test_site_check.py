@@ -10,6 +10,7 @@ import urllib.request
 
 import pytest
 
+from pattern_worst_cases import LINEAR_FACTOR, MEGABYTE, cases, javascript_patterns
 from uasdb import probe
 from uasdb.paths import REPO_ROOT
 
@@ -362,6 +363,63 @@ def test_js_parsers_take_linear_time_on_hostile_pastes(js_modules):
       return performance.now() - started;
     })()""")
     assert elapsed < 2000
+
+
+# Each paste.js pattern on a megabyte of its worst case (tests/pattern_worst_cases.py), in a worker the page stops
+# when it runs far past the budget: a backtracking pattern would otherwise hang the browser for hours.
+JS_PATTERNS = javascript_patterns()[0]
+LINEAR_WORKER = """
+// Every match, as a paste is read at worst; replacing them finds them all without making an object for each.
+const everyMatch = (pattern, text) => {
+  const started = performance.now();
+  text.replace(pattern, '');
+  return performance.now() - started;
+};
+onmessage = ({ data }) => {
+  const { source, flags, prefix, unit, suffix, size } = data;
+  const text = prefix + unit.repeat(Math.floor((size - prefix.length - suffix.length) / unit.length)) + suffix;
+  let reference = Infinity;  // one step per character: a lazy repeat that checks for the end after each one
+  for (let i = 0; i < 3; i += 1) reference = Math.min(reference, everyMatch(/[\\s\\S]*?$/g, text));
+  postMessage({ reference });
+  const pattern = new RegExp(source, flags.includes('g') ? flags : `${flags}g`);
+  postMessage({ took: Math.min(everyMatch(pattern, text), everyMatch(pattern, text)) });
+};
+"""
+RUN_LINEAR_WORKERS = """async ([code, cases, factor]) => {
+  const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+  const results = [];
+  for (const c of cases) {
+    const worker = new Worker(url);
+    results.push(await new Promise((resolve) => {
+      let reference = null;
+      let timer = null;
+      worker.onmessage = ({ data }) => {
+        if ('reference' in data) {
+          reference = data.reference;
+          timer = setTimeout(() => resolve({ reference, took: null }), 4 * factor * reference + 500);
+        } else {
+          clearTimeout(timer);
+          resolve({ reference, took: data.took });
+        }
+      };
+      worker.onerror = (e) => resolve({ reference, took: null, error: e.message });
+      worker.postMessage(c);
+    }));
+    worker.terminate();
+  }
+  return results;
+}"""
+
+
+@pytest.mark.parametrize("name", sorted(JS_PATTERNS))
+def test_each_js_pattern_reads_a_megabyte_of_its_worst_case_in_linear_time(js_modules, name):
+    source, flags = JS_PATTERNS[name]
+    runs = [{"source": source, "flags": flags, "prefix": p, "unit": u, "suffix": s, "size": MEGABYTE}
+            for p, u, s in cases(name)]
+    results = js_modules.evaluate(RUN_LINEAR_WORKERS, [LINEAR_WORKER, runs, LINEAR_FACTOR])
+    slow = [(case, result) for case, result in zip(cases(name), results)
+            if result.get("error") or result["took"] is None or result["took"] > LINEAR_FACTOR * result["reference"]]
+    assert slow == [], f"{name} backtracks: {slow}"
 
 
 @pytest.mark.parametrize("power, streams", [("0mA", "32"), ("36mA", "16"), ("x", "")])

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .common import ISSUE_URL, PROBE_VERSION, ProbeError, REPORT_END, REPORT_START, SITE_URL, SKELETON_END, SKELETON_START
+from .common import (ISSUE_URL, PROBE_VERSION, ProbeError, REPORT_END, REPORT_START, SITE_URL, SKELETON_END, SKELETON_START,
+                     printable)
 from .system import COMMANDS, Device, Env, System
 from .macos import read_macos
 from .linux import read_linux_devices, read_linux_system
@@ -108,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _confirm(lines: List[str], assume_yes: bool) -> bool:
     for line in lines:
-        print(line, file=sys.stderr)
+        _say(line)
     if assume_yes:
         return True
     if not sys.stdin.isatty():
@@ -118,21 +119,26 @@ def _confirm(lines: List[str], assume_yes: bool) -> bool:
     return answer in ("y", "yes")
 
 
+def _say(message: str) -> None:
+    """A message on stderr: paths, notes and errors can quote what a device or a file said."""
+    print(printable(message), file=sys.stderr)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return _main(args)
     except ProbeError as exc:
-        print(f"probe: {exc}", file=sys.stderr)
+        _say(f"probe: {exc}")
         return 2
     except KeyboardInterrupt:
-        print("probe: interrupted", file=sys.stderr)
+        _say("probe: interrupted")
         return 130
     except Exception as exc:  # never a traceback for a user; --debug shows it
         if args.debug:
             raise
-        print(f"probe: unexpected {type(exc).__name__}: {exc}. Nothing was changed. Please report this with the "
-              "output of `python3 probe.py --debug`.", file=sys.stderr)
+        _say(f"probe: unexpected {type(exc).__name__}: {exc}. Nothing was changed. Please report this with the "
+             "output of `python3 probe.py --debug`.")
         return 3
 
 
@@ -146,16 +152,16 @@ def _main(args: argparse.Namespace) -> int:
     env = Env(root=root, live=live, captured=Path(args.captured) if args.captured else None)
     today = datetime.date.fromisoformat(args.date) if args.date else datetime.date.today()
     result = probe(env, args.os)
-    if args.json:
-        print(json.dumps(result.as_json(), indent=2, default=str))
+    if args.json:  # JSON escapes every control character but DEL
+        print(json.dumps(result.as_json(), indent=2, default=str).replace("\x7f", "\\u007f"))
         return 0 if result.devices else 1
     if not result.devices:
         message = "no USB storage device found"
         if result.system.os_kind == "linux":
             message += " in sysfs (no interface of class 08). Is the adapter plugged in and powered? `lsusb` should list it"
-        print(f"probe: {message}.", file=sys.stderr)
+        _say(f"probe: {message}.")
         for note in result.notes:
-            print(f"probe: note: {note}", file=sys.stderr)
+            _say(f"probe: note: {note}")
         return 1
     data_dir = Path(args.data) if args.data else default_data_dir()
     if data_dir is not None and not (data_dir / "adapters").is_dir():
@@ -168,7 +174,8 @@ def _main(args: argparse.Namespace) -> int:
         if _confirm(explain_bench(plan), args.yes):
             target = _device_for_bench(result.devices, args.bench_read)
             throughput[target.usb_id] = run_benchmarks(plan, progress_enabled=sys.stderr.isatty())
-    sys.stdout.write(render(result, args.handle, today, index, args.site_url, throughput))
+    # Every value that came from a device or a file is escaped where it was read; this pass catches anything else.
+    sys.stdout.write(printable(render(result, args.handle, today, index, args.site_url, throughput), lines=True))
     return 0
 
 

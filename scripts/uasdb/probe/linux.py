@@ -9,7 +9,7 @@ import struct
 from pathlib import Path
 from typing import Iterable, List, Optional, Tuple
 
-from .common import LINK_SPEEDS, MASS_STORAGE_CLASS, PROTOCOL_UAS, ProbeError
+from .common import LINK_SPEEDS, MASS_STORAGE_CLASS, PROTOCOL_UAS, ProbeError, printable
 from .parsers import parse_dmesg
 from .system import Device, Env, Interface, System
 
@@ -96,7 +96,7 @@ def _is_hex(text: str) -> bool:
 
 def _read_plain(path: Path) -> Optional[str]:
     try:
-        return path.read_text(encoding="utf-8", errors="replace").strip() or None
+        return printable(path.read_text(encoding="utf-8", errors="replace").strip()) or None
     except OSError:
         return None
 
@@ -187,7 +187,7 @@ def os_release(env: Env) -> Optional[str]:
     if not text:
         return None
     values = dict(re.findall(r'^([A-Z_]+)="?(.*?)"?\s*$', text, re.M))
-    name = values.get("PRETTY_NAME") or values.get("NAME")
+    name = printable(values.get("PRETTY_NAME") or values.get("NAME") or "") or None
     if name and env.path("etc/rpi-issue").exists():
         name = f"Raspberry Pi OS, {name}"  # Raspberry Pi OS reports itself as Debian
     if name and env.live and env.root == Path("/"):

@@ -1,6 +1,13 @@
 """Parsers for `lsusb`, `lsusb -t`, `lsusb -v`, `dmesg`, `ioreg` and `system_profiler` text, pasted or
 captured. The check page's JavaScript reads the same captures the same way (tests/site/test_site_check.py holds
-it to that)."""
+it to that).
+
+Every regular expression here (and in site/assets/js/paste.js) runs in time linear in the line it reads, whatever
+the line holds: a paste is untrusted, and a backtracking pattern froze the check page and probe.py for minutes on a
+line of blanks. The rule that keeps them so: each pattern is named at module level; a pattern that may start
+anywhere in a line begins with a literal and bounds any lazy middle (`.{1,60}?`, never `.+?`); no pattern matches
+trailing blanks (`\\s*$`): lines are trimmed in code first; and two neighbouring repeats never compete for the same
+characters. tests/test_linear_patterns.py feeds each pattern a megabyte of its worst case in both languages."""
 from __future__ import annotations
 
 import re
@@ -27,7 +34,7 @@ DMESG_NEW_DEVICE = re.compile(
     r"usb (\d+-[\d.]+): New USB device found, idVendor=([0-9a-fA-F]{4}), idProduct=([0-9a-fA-F]{4})"
     r"(?:, bcdDevice=\s*([0-9a-fA-F]+\.[0-9a-fA-F]+))?")
 DMESG_STRING = re.compile(r"usb (\d+-[\d.]+): (Product|Manufacturer): (.*)$")
-DMESG_ENUMERATED = re.compile(r"usb (\d+-[\d.]+): new (.+?) USB device number \d+")
+DMESG_ENUMERATED = re.compile(r"usb (\d+-[\d.]+): new (.{1,60}?) USB device number \d+")
 DMESG_BOT = re.compile(r"(?:usb-storage (\d+-[\d.]+):\d+\.\d+: USB Mass Storage device detected"
                        r"|scsi host\d+: usb-storage (\d+-[\d.]+):\d+\.\d+)")
 DMESG_UAS_HOST = re.compile(r"scsi host\d+: uas\b")
@@ -39,15 +46,23 @@ DMESG_TROUBLE = (
     ("io-error", re.compile(r"I/O error|critical medium error|Buffer I/O error", re.I)),
     ("disconnect", re.compile(r"USB disconnect", re.I)),
     ("power", re.compile(r"Under-?voltage|over-current|overcurrent", re.I)),
-    ("timeout", re.compile(r"command .* timed out|abort|timing out command", re.I)),
+    ("timeout", re.compile(r"command .{0,200} timed out|abort|timing out command", re.I)),
 )
 DMESG_RELEVANT = re.compile(r"\buas\b|usb-storage|\bUAS\b|reset|quirk|Under-?voltage|I/O error|USB disconnect"
-                            r"|New USB device|new .*USB device number|: (?:Product|Manufacturer): |scsi host|Direct-Access|over-?current", re.I)
+                            r"|New USB device|new .{0,60}USB device number|: (?:Product|Manufacturer): |scsi host|Direct-Access|over-?current", re.I)
+
+
+# Small patterns the functions below use, named like the rest so the linear-time test sees them all, and anchored
+# (^…$) where they are used with match or fullmatch, so the test reads them as they are used.
+DIGITS = re.compile(r"^[0-9]+$")  # ASCII digits only, like /^\d+$/ in JavaScript (str.isdigit takes other scripts' too)
+MAX_POWER = re.compile(r"^[0-9]+mA$")
+BCD_DOTTED = re.compile(r"^([0-9a-fA-F]{1,2})\.([0-9a-fA-F]{2})$")
+HEX_NUMBER = re.compile(r"^[0-9a-fA-F]+$")
+BARE_USB_ID = re.compile(r"(?<![0-9a-fA-Fx:])([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?![0-9a-fA-F:])")
 
 
 def _is_digits(text: str) -> bool:
-    """ASCII digits only, like /^\\d+$/ in JavaScript (str.isdigit also accepts other scripts' digits)."""
-    return re.fullmatch(r"[0-9]+", text) is not None
+    return DIGITS.fullmatch(text) is not None
 
 
 def lsusb_field(line: str) -> Optional[Tuple[str, str, str]]:
@@ -83,7 +98,7 @@ def lsusb_field(line: str) -> Optional[Tuple[str, str, str]]:
 
 def bcd_from_dotted(text: str) -> Optional[str]:
     """lsusb and dmesg print bcdDevice as hex digits `32.02` or ` 1.00`; the schema wants `3202`, `0100`."""
-    match = re.match(r"^\s*([0-9a-fA-F]{1,2})\.([0-9a-fA-F]{2})\s*$", text or "")
+    match = BCD_DOTTED.fullmatch((text or "").strip())
     if not match:
         return None
     return f"{int(match.group(1), 16):02x}{int(match.group(2), 16):02x}"
@@ -184,7 +199,7 @@ def parse_lsusb_verbose(text: str) -> List[Dict[str, Any]]:
             current["bcd_device" if name == "bcdDevice" else "bcd_usb"] = bcd_from_dotted(value)
         elif name in ("iManufacturer", "iProduct", "iSerial"):
             current[{"iManufacturer": "manufacturer", "iProduct": "product", "iSerial": "serial"}[name]] = rest or None
-        elif name == "MaxPower" and re.fullmatch(r"[0-9]+mA", value):
+        elif name == "MaxPower" and MAX_POWER.fullmatch(value):
             current["max_power_ma"] = int(value[:-2])
         elif name == "MaxStreams" and _is_digits(value):
             current["max_streams"] = max(current["max_streams"] or 0, int(value))
@@ -290,7 +305,7 @@ def find_usb_ids(text: str) -> List[str]:
     for entry in parse_system_profiler(text):
         if entry.get("vid") and entry.get("pid"):
             add(entry["vid"], entry["pid"])
-    for match in re.finditer(r"(?<![0-9a-fA-Fx:])([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?![0-9a-fA-F:])", text):
+    for match in BARE_USB_ID.finditer(text):
         add(match.group(1), match.group(2))
     return ids
 
@@ -327,7 +342,7 @@ def parse_ioreg(text: str) -> List[Dict[str, Any]]:
             name = node.group("name")
             if cls in MAC_DEVICE_CLASSES:
                 base, _, location = name.partition("@")
-                owner = {"name": base, "location": int(location, 16) if re.fullmatch(r"[0-9a-fA-F]+", location) else None,
+                owner = {"name": base, "location": int(location, 16) if HEX_NUMBER.fullmatch(location) else None,
                          "vid": None, "pid": None, "bcd_device": None, "product": None, "manufacturer": None,
                          "driver": None}
                 devices.append(owner)
@@ -360,8 +375,13 @@ def parse_ioreg(text: str) -> List[Dict[str, Any]]:
     return [d for d in devices if d["name"] not in ("Root Hub Simulation",)]
 
 
-SP_HEADING = re.compile(r"^(\s*)(\S.*?):\s*$")
-SP_FIELD = re.compile(r"^\s*([A-Za-z][A-Za-z0-9 .()/-]*?):\s+(\S.*?)\s*$")
+# Both read a line whose trailing blanks are already trimmed: `(\S.*?)\s*$` backtracked over every blank of a value.
+SP_HEADING = re.compile(r"^(\s*)(\S.*?):$")
+SP_FIELD = re.compile(r"^\s*([A-Za-z][A-Za-z0-9 .()/-]*?):\s+(\S.*)$")
+SP_HEX_ID = re.compile(r"^0x([0-9a-fA-F]{4})")
+SP_HEX_NUMBER = re.compile(r"^0x([0-9a-fA-F]+)")
+# Starts only where a number starts: searched from every digit of a long run, it was quadratic.
+MACOS_SPEED = re.compile(r"(?<![0-9.])([0-9.]+)\s*(Mb|Gb)")
 
 
 def parse_system_profiler(text: str) -> List[Dict[str, Any]]:
@@ -374,6 +394,7 @@ def parse_system_profiler(text: str) -> List[Dict[str, Any]]:
     current: Optional[Dict[str, Any]] = None
     media_indent: Optional[int] = None
     for line in text.splitlines():
+        line = line.rstrip()
         heading = SP_HEADING.match(line)
         if heading:
             indent, title = len(heading.group(1)), heading.group(2).strip()
@@ -396,7 +417,7 @@ def parse_system_profiler(text: str) -> List[Dict[str, Any]]:
                 current["bsd_names"].append(value)
             continue
         if key in ("Product ID", "Vendor ID"):
-            hex_id = re.match(r"0x([0-9a-fA-F]{4})", value)
+            hex_id = SP_HEX_ID.match(value)
             current["pid" if key == "Product ID" else "vid"] = hex_id.group(1).lower() if hex_id else None
         elif key == "Version":
             current["bcd_device"] = bcd_from_dotted(value)
@@ -405,7 +426,7 @@ def parse_system_profiler(text: str) -> List[Dict[str, Any]]:
         elif key == "Speed":
             current["speed"] = _macos_speed(value)
         elif key == "Location ID":
-            location = re.match(r"0x([0-9a-fA-F]+)", value)
+            location = SP_HEX_NUMBER.match(value)
             current["location"] = int(location.group(1), 16) if location else None
         elif key == "BSD Name":
             current["bsd_names"].append(value)
@@ -413,7 +434,7 @@ def parse_system_profiler(text: str) -> List[Dict[str, Any]]:
 
 
 def _macos_speed(value: str) -> Optional[str]:
-    match = re.search(r"([\d.]+)\s*(Mb|Gb)", value)
+    match = MACOS_SPEED.search(value)
     if not match:
         return None
     megabits = float(match.group(1)) * (1000 if match.group(2) == "Gb" else 1)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .common import MASS_STORAGE_CLASS
+from .common import MASS_STORAGE_CLASS, printable
 
 COMMANDS = {
     "lsusb": ["lsusb"],
@@ -49,11 +49,18 @@ class Env:
         return data if binary else data.decode("utf-8", "replace")
 
     def text(self, relative: str) -> Optional[str]:
+        """A one-line value (a sysfs attribute, the device-tree model), escaped for printing: it comes from the
+        device or the firmware, not from us."""
         value = self.read(relative)
-        return value.strip().strip("\x00").strip() if value is not None else None
+        return printable(value.strip().strip("\x00").strip()) if value is not None else None
 
     def run(self, name: str) -> Optional[str]:
-        """Output of a known command, or None (missing, refused, or not live)."""
+        """Output of a known command, or None (missing, refused, or not live); control characters in it (dmesg and
+        ioreg repeat what devices say) are escaped for printing."""
+        output = self._output(name)
+        return printable(output, lines=True) if output is not None else None
+
+    def _output(self, name: str) -> Optional[str]:
         if self.captured is not None:
             replay = self.captured / f"{name}.txt"
             return replay.read_text(encoding="utf-8", errors="replace") if replay.is_file() else None

@@ -16,7 +16,8 @@ from typing import Callable, Dict, List, Optional
 from ..problems import ERROR, WARNING
 
 RULE_MODULES = ("reading", "shape", "waivers", "issues", "identity", "references", "usb_ids", "quirks", "reports", "evidence",
-                "dates", "markdown", "throughput", "kernel_quirks", "usb_names", "text", "distributions")
+                "dates", "markdown", "throughput", "kernel_quirks", "usb_names", "text", "distributions", "links",
+                "removals")
 
 ALL_KINDS = ("adapter", "chipset", "distribution")
 # Where a problem is found: reading the file, its schema, data/waivers.yaml, one record, all records at once, or an

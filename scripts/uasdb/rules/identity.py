@@ -32,7 +32,7 @@ def _slug(text: str) -> str:
     return "-".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
-@rule("unique-ids", "ids and aliases are unique among records of one kind", scope="tree", kinds=("adapter", "chipset", "distribution"),
+@rule("unique-ids", "ids and aliases are unique among records of one kind, and no alias is its own record's id", scope="tree", kinds=("adapter", "chipset", "distribution"),
       example='aliases[0]: `acme-box` is already used by data/adapters/acme-box.yaml')
 def unique_ids(records, ctx):
     for kind in ("adapter", "chipset", "distribution"):
@@ -40,6 +40,11 @@ def unique_ids(records, ctx):
         # Ids claim their names before aliases do, so the alias is the one reported as the clash.
         names = [(r, ("id",), r.data.get("id")) for r in of_kind]
         names += [(r, ("aliases", i), a) for r in of_kind for i, a in enumerate(r.data.get("aliases", []))]
+        for record in of_kind:
+            for index, alias in enumerate(record.data.get("aliases", [])):
+                if alias == record.data.get("id"):
+                    yield record, Finding(("aliases", index), f"the alias `{alias}` is this record's own id",
+                                          "remove it: an alias is a former id, whose address redirects here")
         seen = {}
         for record, field, name in names:
             if not isinstance(name, str):
@@ -87,3 +92,19 @@ def schema_comment(record, ctx):
     first = record.text.split("\n", 1)[0]
     if first != expected:
         yield Finding((), "the first line is not the schema comment", f"make line 1 `{expected}` (`uasdb fmt` adds it)")
+
+
+# Names Windows keeps for devices, whatever follows the dot: `con.yaml` cannot be checked out there, and the site's
+# /adapters/con/ folder cannot be built there either.
+WINDOWS_DEVICE_NAMES = re.compile(r"(?:con|prn|aux|nul|com[0-9]|lpt[0-9])\Z")
+
+
+@rule("id-portable", "ids and aliases are not names Windows keeps for devices (`con`, `nul`, `com1`, …)",
+      kinds=("adapter", "chipset", "distribution"),
+      example="id: `con` is a device name on Windows: `con.yaml` cannot be checked out there — choose another id, e.g. `con-2`")
+def id_portable(record, ctx):
+    names = [(("id",), Path(record.path).stem)] + [(("aliases", i), a) for i, a in enumerate(record.data.get("aliases", []))]
+    for field, name in names:
+        if isinstance(name, str) and WINDOWS_DEVICE_NAMES.match(name.lower()):
+            yield Finding(field, f"`{name}` is a device name on Windows: `{name}.yaml` cannot be checked out there",
+                          f"choose another id, e.g. `{name}-2`")

@@ -11,6 +11,27 @@ def quirk_letter_known(record, ctx):
                                    "use letters from the kernel table")
 
 
+@rule("quirk-letters-once", "each quirk letter is written once (`uuu` is `u`)",
+      example="reports[0].quirks: quirk letters written more than once (u 3 times) — write each letter once: `u`")
+def quirk_letters_once(record, ctx):
+    for index, report in enumerate(record.data.get("reports", [])):
+        flags = report.get("quirks", "")
+        problem = repeated_letters(flags) if isinstance(flags, str) else None
+        if problem:
+            yield Finding(("reports", index, "quirks"), *problem)
+
+
+def repeated_letters(flags: str):
+    """(message, fix) when a quirk letter appears more than once, else None: the kernel reads a letter once, so a
+    repeat is a typo or a paste gone wrong, and it would make two equal quirk lines look different."""
+    repeated = sorted({c for c in flags if flags.count(c) > 1})
+    if not repeated:
+        return None
+    once = "".join(dict.fromkeys(flags))
+    counts = ", ".join(f"{c} {flags.count(c)} times" for c in repeated)
+    return f"quirk letters written more than once ({counts})", f"write each letter once: `{once}`"
+
+
 def unknown_letters(flags, field, ctx, advice):
     """A finding for quirk letters the kernel's table does not have, listing the ones it has."""
     unknown = sorted({c for c in flags if c not in ctx.quirk_letters})

@@ -17,6 +17,9 @@ declare("file-encoding", "UTF-8 text without NUL or other stray control bytes", 
         example='byte 0xe9 is not valid UTF-8 — re-save the file as UTF-8')
 declare("file-line-endings", "LF line ends, not CRLF or CR", FILE, fixer="converts line ends to LF",
         example='Windows (CRLF) or old Mac (CR) line endings — use LF line endings')
+declare("file-conflict-marker", "no merge-conflict markers (`<<<<<<<`, `=======`, `>>>>>>>`), not even inside a block of text",
+        FILE, example="merge-conflict marker `<<<<<<< HEAD` — resolve the merge conflict: keep the lines you mean, "
+                      "delete the marker lines")
 declare("file-tabs", "no tab characters", FILE, fixer="replaces tabs in indentation (tabs inside values stay for a person)",
         example='tab character — replace the tab with a space')
 declare("file-empty", "the file holds a record, not nothing or only comments", FILE,
@@ -29,6 +32,12 @@ declare("yaml-anchor", "no anchors or aliases (no YAML bombs)", YAML,
         example='model: YAML alias *n is not allowed — write the value out in full')
 declare("yaml-tag", "no explicit tags such as `!!python/object`", YAML,
         example="explicit YAML tag '!!python/object' is not allowed — remove the tag and write a plain value")
+declare("yaml-directive", "no `%YAML` or `%TAG` directive", YAML, fixer="removes the directive and the `---` after it",
+        example="a `%YAML 1.1` directive: it tells some YAML tools to read the file differently from the rest (records "
+                "are read one way by every tool) — delete the directive and the `---` line after it")
+declare("yaml-merge-key", "no `<<` merge keys (tools disagree on them)", YAML,
+        example="<<: `<<` is a YAML merge key: some tools merge the mapping after it into this one, others read a field "
+                "named `<<` — write the fields out in full")
 declare("yaml-multiple-documents", "one YAML document per file (no `---` separators)", YAML,
         example='file holds 2 YAML documents — keep one record per file')
 declare("yaml-top-level", "the top level is a mapping of fields, not a list or a single value", YAML,

@@ -3,6 +3,9 @@
 // result shapes with the same snake_case keys), so tests/site/test_site_check.py can compare both on the
 // real captures in tests/fixtures/probe/captured/. Each parser ignores lines it does not recognise, so
 // prompts, headings and other commands' output may be mixed in. No DOM here.
+// Every pattern runs in time linear in the line, whatever a paste holds (the rule is in probe/parsers.py's
+// docstring: named patterns, bounded lazy middles, trailing blanks trimmed in code, never matched);
+// tests/test_linear_patterns.py feeds each one a megabyte of its worst case.
 
 const MASS_STORAGE_CLASS = 0x08;
 const PROTOCOL_UAS = 0x62;
@@ -22,7 +25,7 @@ const LSUSB_V_SPEED = /^\s*Negotiated speed:.*\((\d+)(M|G)bps\)/;
 // dmesg.
 const DMESG_NEW_DEVICE = /usb (\d+-[\d.]+): New USB device found, idVendor=([0-9a-fA-F]{4}), idProduct=([0-9a-fA-F]{4})(?:, bcdDevice=\s*([0-9a-fA-F]+\.[0-9a-fA-F]+))?/;
 const DMESG_STRING = /usb (\d+-[\d.]+): (Product|Manufacturer): (.*)$/;
-const DMESG_ENUMERATED = /usb (\d+-[\d.]+): new (.+?) USB device number \d+/;
+const DMESG_ENUMERATED = /usb (\d+-[\d.]+): new (.{1,60}?) USB device number \d+/;
 const DMESG_BOT = /(?:usb-storage (\d+-[\d.]+):\d+\.\d+: USB Mass Storage device detected|scsi host\d+: usb-storage (\d+-[\d.]+):\d+\.\d+)/;
 const DMESG_UAS_HOST = /scsi host\d+: uas\b/;
 const DMESG_UAS_REFUSED = /usb (\d+-[\d.]+): UAS is (blacklisted|ignored) for this device/;
@@ -32,18 +35,25 @@ const DMESG_TROUBLE = [
   ['io-error', /I\/O error|critical medium error|Buffer I\/O error/i],
   ['disconnect', /USB disconnect/i],
   ['power', /Under-?voltage|over-current|overcurrent/i],
-  ['timeout', /command .* timed out|abort|timing out command/i],
+  ['timeout', /command .{0,200} timed out|abort|timing out command/i],
 ];
-const DMESG_RELEVANT = /\buas\b|usb-storage|\bUAS\b|reset|quirk|Under-?voltage|I\/O error|USB disconnect|New USB device|new .*USB device number|: (?:Product|Manufacturer): |scsi host|Direct-Access|over-?current/i;
+const DMESG_RELEVANT = /\buas\b|usb-storage|\bUAS\b|reset|quirk|Under-?voltage|I\/O error|USB disconnect|New USB device|new .{0,60}USB device number|: (?:Product|Manufacturer): |scsi host|Direct-Access|over-?current/i;
 
 // Python's str.splitlines(): the same line breaks, no empty string after a final newline.
+const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 export function splitLines(text) {
-  const lines = String(text).split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
+  const lines = String(text).split(LINE_BREAK);
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
 
-const isDigits = (s) => /^\d+$/.test(s);
+// Small patterns the functions below use (named, like the rest, so the linear-time test sees them all).
+const DIGITS = /^\d+$/;
+const MAX_POWER = /^\d+mA$/;
+const BCD_DOTTED = /^([0-9a-fA-F]{1,2})\.([0-9a-fA-F]{2})$/;
+const HEX_NUMBER = /^[0-9a-fA-F]+$/;
+const BARE_USB_ID = /(?<![0-9a-fA-Fx:])([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?![0-9a-fA-F:])/g;
+const isDigits = (s) => DIGITS.test(s);
 const rstrip = (s) => s.trimEnd();
 // Blanks inside a line, as lsusb prints them (the same set as lsusb_field() in probe/parsers.py).
 const BLANK = new Set([' ', '\t', '\f', '\v']);
@@ -69,7 +79,7 @@ const pad2 = (n) => n.toString(16).padStart(2, '0');
 
 // lsusb and dmesg print bcdDevice as hex digits `32.02` or ` 1.00`; the schema wants `3202`, `0100`.
 export function bcdFromDotted(text) {
-  const m = /^\s*([0-9a-fA-F]{1,2})\.([0-9a-fA-F]{2})\s*$/.exec(text || '');
+  const m = BCD_DOTTED.exec((text || '').trim());
   return m ? pad2(parseInt(m[1], 16)) + pad2(parseInt(m[2], 16)) : null;
 }
 
@@ -153,7 +163,7 @@ export function parseLsusbVerbose(text) {
       current[name === 'bcdDevice' ? 'bcd_device' : 'bcd_usb'] = bcdFromDotted(value);
     } else if (name === 'iManufacturer' || name === 'iProduct' || name === 'iSerial') {
       current[{ iManufacturer: 'manufacturer', iProduct: 'product', iSerial: 'serial' }[name]] = rest || null;
-    } else if (name === 'MaxPower' && /^\d+mA$/.test(value)) {
+    } else if (name === 'MaxPower' && MAX_POWER.test(value)) {
       current.max_power_ma = Number(value.slice(0, -2));
     } else if (name === 'MaxStreams' && isDigits(value)) {
       current.max_streams = Math.max(current.max_streams || 0, Number(value));
@@ -229,6 +239,15 @@ const MAC_DEVICE_CLASSES = ['IOUSBHostDevice', 'IOUSBDevice'];
 const MAC_UAS_CLASSES = ['IOUSBMassStorageUASDriver', 'IOUSBAttachedSCSI'];
 const MAC_BOT_CLASSES = ['IOUSBMassStorageDriver', 'IOUSBMassStorageClass'];
 
+// Python's str.strip('"'), by hand: the pattern /^"+|"+$/g was tried at every quote of a long run (quadratic).
+function stripQuotes(value) {
+  let start = 0;
+  let end = value.length;
+  while (start < end && value[start] === '"') start += 1;
+  while (end > start && value[end - 1] === '"') end -= 1;
+  return value.slice(start, end);
+}
+
 export function parseIoreg(text) {
   const devices = [];
   const stack = [];
@@ -244,7 +263,7 @@ export function parseIoreg(text) {
         const at = name.indexOf('@');
         const base = at < 0 ? name : name.slice(0, at);
         const location = at < 0 ? '' : name.slice(at + 1);
-        owner = { name: base, location: /^[0-9a-fA-F]+$/.test(location) ? parseInt(location, 16) : null,
+        owner = { name: base, location: HEX_NUMBER.test(location) ? parseInt(location, 16) : null,
           vid: null, pid: null, bcd_device: null, product: null, manufacturer: null, driver: null };
         devices.push(owner);
         lastNodeIsDevice = owner;
@@ -268,19 +287,24 @@ export function parseIoreg(text) {
       else if (key === 'idProduct' && number !== null) lastNodeIsDevice.pid = hex4(number);
       else if (key === 'bcdDevice' && number !== null) lastNodeIsDevice.bcd_device = hex4(number);
       else if (key === 'locationID' && number !== null) lastNodeIsDevice.location = number;
-      else if (key === 'USB Product Name' || key === 'kUSBProductString') lastNodeIsDevice.product = value.replace(/^"+|"+$/g, '');
-      else if (key === 'USB Vendor Name' || key === 'kUSBVendorString') lastNodeIsDevice.manufacturer = value.replace(/^"+|"+$/g, '');
+      else if (key === 'USB Product Name' || key === 'kUSBProductString') lastNodeIsDevice.product = stripQuotes(value);
+      else if (key === 'USB Vendor Name' || key === 'kUSBVendorString') lastNodeIsDevice.manufacturer = stripQuotes(value);
     }
   }
   return devices.filter((d) => d.name !== 'Root Hub Simulation');
 }
 
-// macOS `system_profiler SPUSBDataType`.
-const SP_HEADING = /^(\s*)(\S.*?):\s*$/;
-const SP_FIELD = /^\s*([A-Za-z][A-Za-z0-9 .()/-]*?):\s+(\S.*?)\s*$/;
+// macOS `system_profiler SPUSBDataType`. Both read a line whose trailing blanks are already trimmed:
+// `(\S.*?)\s*$` backtracked over every blank of a value.
+const SP_HEADING = /^(\s*)(\S.*?):$/;
+const SP_FIELD = /^\s*([A-Za-z][A-Za-z0-9 .()/-]*?):\s+(\S.*)$/;
+const SP_HEX_ID = /^0x([0-9a-fA-F]{4})/;
+const SP_HEX_NUMBER = /^0x([0-9a-fA-F]+)/;
+// Starts only where a number starts: searched from every digit of a long run, it was quadratic.
+const MACOS_SPEED = /(?<![0-9.])([0-9.]+)\s*(Mb|Gb)/;
 
 function macosSpeed(value) {
-  const m = /([\d.]+)\s*(Mb|Gb)/.exec(value);
+  const m = MACOS_SPEED.exec(value);
   if (!m) return null;
   const megabits = parseFloat(m[1]) * (m[2] === 'Gb' ? 1000 : 1);
   return LINK_SPEEDS[Math.trunc(megabits)] || null;
@@ -290,7 +314,8 @@ export function parseSystemProfiler(text) {
   const entries = [];
   let current = null;
   let mediaIndent = null;
-  for (const line of splitLines(text)) {
+  for (const raw of splitLines(text)) {
+    const line = rstrip(raw);
     const heading = SP_HEADING.exec(line);
     if (heading) {
       const indent = heading[1].length;
@@ -311,13 +336,13 @@ export function parseSystemProfiler(text) {
       continue;
     }
     if (key === 'Product ID' || key === 'Vendor ID') {
-      const hex = /^0x([0-9a-fA-F]{4})/.exec(value);
+      const hex = SP_HEX_ID.exec(value);
       current[key === 'Product ID' ? 'pid' : 'vid'] = hex ? hex[1].toLowerCase() : null;
     } else if (key === 'Version') current.bcd_device = bcdFromDotted(value);
     else if (key === 'Manufacturer') current.manufacturer = value;
     else if (key === 'Speed') current.speed = macosSpeed(value);
     else if (key === 'Location ID') {
-      const location = /^0x([0-9a-fA-F]+)/.exec(value);
+      const location = SP_HEX_NUMBER.exec(value);
       current.location = location ? parseInt(location[1], 16) : null;
     } else if (key === 'BSD Name') current.bsd_names.push(value);
   }
@@ -356,32 +381,37 @@ export function findUsbIds(text) {
   for (const e of parseLsusbVerbose(text)) if (e.vid && e.pid) add(e.vid, e.pid);
   for (const e of Object.values(parseDmesg(text).devices)) if (e.vid && e.pid) add(e.vid, e.pid);
   for (const e of parseSystemProfiler(text)) if (e.vid && e.pid) add(e.vid, e.pid);
-  for (const m of String(text).matchAll(/(?<![0-9a-fA-Fx:])([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?![0-9a-fA-F:])/g)) add(m[1], m[2]);
+  for (const m of String(text).matchAll(BARE_USB_ID)) add(m[1], m[2]);
   return ids;
 }
 
 // ---------------------------------------------------------------------------
 // Probe output (the probe, scripts/uasdb/probe/, prints its facts as `# ` comments and again under evidence.probe).
 // ---------------------------------------------------------------------------
-const PROBE_HOST = /^[#\s]*host: .*\(([a-z0-9-]+)\)\s*$|^\s*host: ([a-z0-9-]+)\s*$/;
-const PROBE_DEVICE = /^[#\s]*device (\S+): ([0-9a-f]{4}):([0-9a-f]{4})(?: bcdDevice ([0-9a-f]{4}))?(.*?)(?: speed (\d+M))?(?: usb [\d.]+)?\s*$/;
+// These read lines whose trailing blanks are already trimmed (see the note on SP_FIELD).
+const PROBE_HOST = /^[#\s]*host: .*\(([a-z0-9-]+)\)$|^\s*host: ([a-z0-9-]+)$/;
+const PROBE_DEVICE = /^[#\s]*device (\S+): ([0-9a-f]{4}):([0-9a-f]{4})(?: bcdDevice ([0-9a-f]{4}))?(.*?)(?: speed (\d+M))?(?: usb [\d.]+)?$/;
 const PROBE_INTERFACE = /^[#\s]*interface (\S+?):((?: class [0-9a-f]{2})?(?: protocol [0-9a-f]{2})?) driver (\S+)/;
-const PROBE_OFFERS = /^[#\s]*offers UAS \(descriptors\): (yes|no)\s*$/;
+const PROBE_OFFERS = /^[#\s]*offers UAS \(descriptors\): (yes|no)$/;
+const PROBE_QUOTED = /"([^"]*)"/g;
+const PROBE_STORAGE_CLASS = /class 08/;
 const CMDLINE_QUIRKS = /usb-storage\.quirks=(\S*)/;
 const PROBE_MODULE_QUIRKS = /^[#\s]*usb_storage quirks parameter: (\S*)/;
-const MACHINE_MODEL = /Machine model: (.+?)\s*$/;
+const QUIRK_ENTRY = /^([0-9a-fA-F]{4}):([0-9a-fA-F]{4}):([a-zA-Z]*)$/;
+const MACHINE_MODEL = /Machine model: (.+)$/;
 
 // The probe's `device` and `interface` lines -> devices keyed by port, with the driver bound to storage.
 export function parseProbe(text) {
   const devices = {};
   let host = null;
   let last = null;
-  for (const line of splitLines(text)) {
+  for (const raw of splitLines(text)) {
+    const line = rstrip(raw);
     let m = PROBE_HOST.exec(line);
     if (m) { host = host || m[1] || m[2]; continue; }
     m = PROBE_DEVICE.exec(line);
     if (m) {
-      const strings = [...m[5].matchAll(/"([^"]*)"/g)].map((s) => s[1]);
+      const strings = [...m[5].matchAll(PROBE_QUOTED)].map((s) => s[1]);
       last = devices[m[1]] || (devices[m[1]] = { port: m[1], vid: m[2], pid: m[3], bcd_device: m[4] || null,
         manufacturer: strings.length > 1 ? strings[0] : null, product: strings.length ? strings[strings.length - 1] : null,
         speed: m[6] || null, driver: null, offers_uas: null });
@@ -389,7 +419,7 @@ export function parseProbe(text) {
     }
     m = PROBE_INTERFACE.exec(line);
     if (m && last && (m[1] === last.port || m[1].startsWith(`${last.port}:`))) {
-      const storage = /class 08/.test(m[2]);
+      const storage = PROBE_STORAGE_CLASS.test(m[2]);
       if (m[3] !== '(none)' && (storage || !last.driver)) last.driver = m[3];
       continue;
     }
@@ -406,7 +436,7 @@ export function pastedQuirks(text) {
     const m = CMDLINE_QUIRKS.exec(line) || PROBE_MODULE_QUIRKS.exec(line);
     if (!m) continue;
     for (const part of m[1].split(',')) {
-      const e = /^([0-9a-fA-F]{4}):([0-9a-fA-F]{4}):([a-zA-Z]*)$/.exec(part.trim());
+      const e = QUIRK_ENTRY.exec(part.trim());
       if (e && !entries.some((x) => x.id === `${e[1]}:${e[2]}`.toLowerCase())) {
         entries.push({ id: `${e[1]}:${e[2]}`.toLowerCase(), letters: e[3].toLowerCase() });
       }
@@ -418,7 +448,7 @@ export function pastedQuirks(text) {
 // The Raspberry Pi model named in dmesg ("Machine model: Raspberry Pi 4 Model B Rev 1.4"), if any.
 export function machineModel(text) {
   for (const line of splitLines(text)) {
-    const m = MACHINE_MODEL.exec(line);
+    const m = MACHINE_MODEL.exec(rstrip(line));
     if (m) return m[1];
   }
   return null;

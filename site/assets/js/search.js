@@ -222,7 +222,12 @@ export function initSearch(form) {
   // Windows and some tools print IDs in capitals: /usb/152D/0578/ is the page at /usb/152d/0578/.
   if (form.hasAttribute('data-from-address')) {
     const canonical = canonicalIdPath(location.pathname, form.dataset.usbBase);
-    if (canonical) { location.replace(canonical + location.search + location.hash); return; }
+    // Only ever within this site: its origin, under its USB ID pages (GitHub Pages serves this page for any path).
+    const target = canonical && new URL(canonical + location.search + location.hash, location.href);
+    if (target && target.origin === location.origin && target.pathname.startsWith(form.dataset.usbBase)) {
+      location.replace(target.href);
+      return;
+    }
   }
   // A linked search (?q=…&chipset=…) runs on load; the 404 page offers the words of the missing path.
   const params = new URLSearchParams(location.search);
@@ -238,17 +243,31 @@ export function initSearch(form) {
 
 // "/usb/152D/0578/" -> "152d:0578"; "/adapters/some-thing/" -> "some thing": what the visitor was after.
 export function queryFromPath(path) {
-  const parts = decodeURIComponent(path).split('/').filter(Boolean);
+  const parts = decodedPath(path).split('/').filter(Boolean);
   const id = usbIdOf(parts.slice(-2).join(':')) || usbIdOf(parts[parts.length - 1] || '');
   if (id) return id;
   const words = (parts[parts.length - 1] || '').replace(/\.html?$/, '').replace(/[-_]+/g, ' ').trim();
   return words;
 }
 
-// The lower-case address of a USB ID page asked for in other capitals, or null when `path` is no such page.
+// A path as the visitor typed it; a malformed escape (`%E0%A4%A`) leaves it as it is instead of throwing.
+function decodedPath(path) {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+// The lower-case address of a USB ID page asked for in other capitals, or null when `path` is no such page. The
+// answer is built from `usbBase` (the site's own /usb/ path) and the two IDs alone: nothing before `usb/` in the
+// asked path is kept, so `//evil.example/usb/ABCD/1234` or `/%5Cevil.example/usb/…` cannot lead off the site.
 export function canonicalIdPath(path, usbBase) {
-  const m = decodeURIComponent(path).match(/^(.*\/usb\/)([0-9a-fA-F]{4})\/([0-9a-fA-F]{4})\/?$/);
-  if (!m || !m[1].endsWith(usbBase)) return null;
-  const lower = `${m[1]}${m[2].toLowerCase()}/${m[3].toLowerCase()}/`;
+  if (!/^\/(?![/\\])/.test(usbBase)) return null;
+  const decoded = decodedPath(path);
+  if (!decoded.startsWith(usbBase)) return null;
+  const m = /^([0-9a-fA-F]{4})\/([0-9a-fA-F]{4})\/?$/.exec(decoded.slice(usbBase.length));
+  if (!m) return null;
+  const lower = `${usbBase}${m[1].toLowerCase()}/${m[2].toLowerCase()}/`;
   return lower === path ? null : lower;
 }
