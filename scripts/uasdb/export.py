@@ -33,7 +33,7 @@ from .database import KIND_DIRS, LoadCache, check, relative_to
 from .paths import DATA_DIR, REPO_ROOT
 from . import probebuild
 from .kernel_export import add_reference, adapter_kernel
-from .vocabulary import HOST_TITLES, HOST_USB_LINK
+from .vocabulary import BUY_PAGES, FOCUS_PLATFORMS, HOST_TITLES, HOST_USB_LINK, PLATFORM_SHORT
 from .reference import load_usbids
 from .report_link import report_query
 from .rules.removals import removal_notes
@@ -52,10 +52,8 @@ PATCHED_QUIRKS_LIMIT = {"chars": 255, "who": "Home Assistant OS (Raspberry Pi im
 
 # How the site names each `host` of the schema's enum.
 HOST_LABELS = HOST_TITLES  # from the schema, via vocabulary.py: the same titles the issue form offers
-# The order the site shows platforms in: the Pi models people ask about first.
-PLATFORM_ORDER = ["pi4", "pi5", "pi3", "linux", "macos", "windows"]
-# Platform names where space is short (search results, phone tables, what-to-buy tabs).
-PLATFORM_SHORT = {"pi4": "Pi 4", "pi5": "Pi 5", "pi3": "Pi 3", "linux": "Linux PC", "macos": "Mac", "windows": "Windows"}
+# The order the site shows platforms in (the schema's x-uasdb-platforms order): the Pi models people ask about first.
+PLATFORM_ORDER = list(PLATFORMS)
 
 # Where in the export the templates' data goes: a folder of its own, which site/hugo.yaml mounts as Hugo's
 # data/generated/, so `make serve` can replace the file whole (watch.py) while Hugo's server watches the folder.
@@ -356,8 +354,9 @@ def add_expectations(site: Dict[str, Any], records: List[Dict[str, Any]], verdic
 
 
 # What to buy: one page per platform, ranking products a buyer can order by the strength of their evidence.
-BUY_PLATFORMS = {"pi5": "Raspberry Pi 5", "pi4": "Raspberry Pi 4", "linux": "a Linux PC", "macos": "a Mac"}
-BUY_SLUGS = {"pi5": "pi5", "pi4": "pi4", "linux": "linux", "macos": "mac"}  # /buy/<slug>/
+# Which platforms have one, in what order, with what slug and title: the schema's `buy` and platform focus.
+BUY_PLATFORMS = {name: page["title"] for name, page in BUY_PAGES.items()}
+BUY_SLUGS = {name: page["slug"] for name, page in BUY_PAGES.items()}  # /buy/<slug>/
 _STRENGTH_ORDER = {"observed": 0, "stated": 1, "hearsay": 2, None: 3}
 _CONFIDENCE_ORDER = {"confirmed": 0, "likely": 1, "disputed": 2, "none": 3}
 
@@ -553,7 +552,7 @@ _BOOT_FARE_WORD = {"works": "boot", "works-with-workaround": "workaround", "inte
                    "mixed": "mixed", "fixed": "fixed", "unverified": "unverified"}
 # Buckets a buyer avoids: the "trouble" count that sorts the chipset table.
 _TROUBLE = frozenset({"broken", "mixed", "works-with-quirk", "errors", "fails", "intermittent"})
-SUMMARY_PLATFORMS = ("pi5", "pi4", "linux", "macos")
+SUMMARY_PLATFORMS = FOCUS_PLATFORMS
 
 
 def _fare_bucket(pv: Any) -> str:

@@ -46,14 +46,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from .vocabulary import LIST_PLATFORMS
 from .vocabulary import PLATFORMS as VOCABULARY_PLATFORMS
 
 # Platforms and their hosts come from the schema (vocabulary.py): label, member hosts, Linux or not, Pi or not,
 # `no_uas_host` when none of its hosts can do UAS, `boot_hosts` when only some can boot from USB.
 PLATFORMS: Dict[str, Dict[str, Any]] = VOCABULARY_PLATFORMS
 HOST_PLATFORM = {host: name for name, spec in PLATFORMS.items() for host in spec["hosts"]}
-# The platforms whose verdicts decide the lists: the Pi models the site is for.
-LIST_PLATFORMS = ("pi4", "pi5")
+# LIST_PLATFORMS, the platforms whose verdicts decide the lists (the Pi models the site is for), is the schema's.
 # drivers/usb/storage/usb.c: `static char quirks[128]` — a longer value is refused whole ("string parameter too long").
 QUIRKS_PARAM_MAX_CHARS = 127
 NOT_THE_ADAPTER = frozenset({"power", "cable", "hub", "drive", "host", "software"})

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
+from ..vocabulary import FOCUS_PLATFORMS
+
 # What a report states, in the words of the reports table (the stated `uas` and `boot` of the schema).
 UAS_WORDS = {"works": "works", "works-with-quirk": "works with a quirk", "broken": "broken",
              "device-no-uas": "adapter has no UAS", "host-no-uas": "host has no UAS"}
 BOOT_WORDS = {"works": "boots", "works-with-workaround": "boots with a workaround", "intermittent": "boots only some of the time",
               "fails": "does not boot"}
 # The platforms whose verdicts search results show as badges, in that order.
-SEARCH_BADGES = ("pi5", "pi4", "linux", "macos")
+SEARCH_BADGES = FOCUS_PLATFORMS
 
 
 def _reading_note(reading: Mapping[str, Any], report: Mapping[str, Any]) -> str:

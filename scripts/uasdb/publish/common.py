@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping
 
 from ..verdicts import BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, ICON, TONE, VERDICT_SHORT, VERDICT_TEXT
+from .rows import ROW_COLUMNS
 
 
 def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
@@ -30,6 +31,7 @@ def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
         "kernel": {k: kernel[k] for k in ("version", "release", "ids") if k in kernel},
         "counts": catalog["counts"],
         "search_filters": {key: sorted(values) for key, values in filters.items()},
+        "table_columns": list(ROW_COLUMNS),
     }
 
 

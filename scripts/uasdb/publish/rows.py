@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
-# The badges a row carries, in the table's column order: (key, question, platform).
-ROW_BADGES = (("pi4", "uas", "pi4"), ("pi4_boot", "boot", "pi4"), ("pi5", "uas", "pi5"), ("linux", "uas", "linux"),
-              ("macos", "uas", "macos"))
+from ..vocabulary import FOCUS_PLATFORMS, LIST_PLATFORMS, PLATFORM_SHORT, PLATFORMS
+
+# The verdict columns of every adapter table, from the schema's platforms (vocabulary.py): one per platform buyers
+# choose between, in the site's platform order, with its UAS badge and, on a Pi that decides the lists, its boot
+# badge under it. A platform added to the schema gets its column here; the tables print common.json's list.
+ROW_COLUMNS = tuple({"platform": name, "label": PLATFORM_SHORT[name], "uas": name,
+                     "boot": f"{name}_boot" if name in LIST_PLATFORMS else None, "phone": name in LIST_PLATFORMS}
+                    for name in PLATFORMS if name in FOCUS_PLATFORMS)
+# The badges a row carries: (key, question, platform).
+ROW_BADGES = tuple(badge for c in ROW_COLUMNS for badge in
+                   [(c["uas"], "uas", c["platform"])] + ([(c["boot"], "boot", c["platform"])] if c["boot"] else []))
 
 
 def badge(pv: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
