@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from .probe.parsers import DMESG_TROUBLE, STORAGE_TROUBLE
 from .vocabulary import LIST_PLATFORMS
 from .vocabulary import PLATFORMS as VOCABULARY_PLATFORMS
 
@@ -138,11 +139,11 @@ ICON = {"good": "✓", "fair": "✓", "warn": "!", "meh": "–", "bad": "✗", "
 RANK = {"works": 1, "works-with-workaround": 4, "works-with-quirk": 4, "no-uas": 5, "host-no-uas": 5, "fixed": 6,
         "mixed": 7, "intermittent": 7, "broken": 8, "fails": 8, "untested": 10}
 
-# dmesg lines that mean trouble on the storage link (uas.c error handlers, hub resets, block-layer errors).
-TROUBLE_IN_DMESG = re.compile(
-    r"uas_eh_(?:abort|device_reset)_handler|uas_zap_pending|\breset (?:SuperSpeed|high-speed|full-speed)"
-    r"|I/O error|\btask abort\b|blocked for more than \d+ seconds|rejecting I/O to offline device|device offlined",
-    re.IGNORECASE)
+# dmesg lines that mean trouble on the storage link (uas.c error handlers, resets, I/O errors, aborted or timed-out
+# commands, hung tasks, a device taken offline): the paste parsers' list (probe/parsers.py DMESG_TROUBLE, which
+# the check page shares), its storage kinds joined into one pattern, so the engine and the check page never differ.
+TROUBLE_IN_DMESG = re.compile("|".join(f"(?:{pattern.pattern})" for kind, pattern in DMESG_TROUBLE if kind in STORAGE_TROUBLE),
+                              re.IGNORECASE)
 _DRIVER_IN_LSUSB_T = re.compile(r"Class=Mass Storage, Driver=(uas|usb-storage)\b")
 _DRIVER_IN_DMESG = re.compile(r"scsi host\d+: (uas|usb-storage)\b")
 _UAS_IGNORED_IN_DMESG = re.compile(r"UAS is (?:ignored|blacklisted) for this device")
