@@ -39,7 +39,7 @@ def scaffold_text(vid: str, pid: str, name: Optional[str], known_chipsets: List[
         f"name: {_quote(name) if name else _quote(f'Unknown USB storage adapter ({vid}:{pid})')}",
         "# vendor: Brand on the box",
         "# model: \"Model number\"",
-        "kind: enclosure  # enclosure, cable-adapter, dock, multi-bay-enclosure, portable-ssd, portable-hdd, pi-board, pi-case, adapter-board",
+        "kind: enclosure  # enclosure, cable-adapter, dock, multi-bay-enclosure, portable-ssd, portable-hdd, pi-board, pi-case, adapter-board, flash-drive",
         "drive_interface: sata  # sata, nvme, msata, m2-sata, nvme-sata",
     ]
     if chipset:

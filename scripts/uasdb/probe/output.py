@@ -130,7 +130,7 @@ def skeleton_text(device: Device, report_lines: List[str]) -> Tuple[str, List[st
         f"id: {record_id}",
         f"name: {json.dumps(strings or 'USB storage adapter ' + device.usb_id, ensure_ascii=False)}"
         "  # the name a buyer would search for",
-        'kind: ""  # enclosure, cable-adapter, dock, multi-bay-enclosure, portable-ssd, portable-hdd, pi-board, pi-case, adapter-board',
+        'kind: ""  # enclosure, cable-adapter, dock, multi-bay-enclosure, portable-ssd, portable-hdd, pi-board, pi-case, adapter-board, flash-drive',
         'drive_interface: ""  # sata, nvme, msata, m2-sata, nvme-sata',
         "usb_ids:",
         f'  - vid: "{device.vid}"',
