@@ -25,6 +25,8 @@ from .verdicts import PLATFORMS, HOST_PLATFORM, AdapterVerdict, adapter_verdict,
 from .vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS
 
 UAS_PLATFORMS = FOCUS_PLATFORMS
+# How many of a group's products an item links to (it gives the group's size as `count`).
+LINKED_PRODUCTS = 5
 BOOT_PLATFORMS = BOOT_FOCUS_PLATFORMS
 # What an expectation can say, per question, and the words for it.
 UAS_CLASSES = {"works": "expected to work without a quirk", "needs-quirk": "expected to need a quirk (:u) or fail",
@@ -242,8 +244,9 @@ class Related:
                     "workaround": ("boots with a workaround", "boot with a workaround"),
                     "no-boot": ("does not boot reliably", "do not boot reliably")}[direction][len(others) != 1]
             who = f"{len(others)} product{'s' if len(others) != 1 else ''} with {what_they_share}"
+            # The first few products stand for the group (a chip can have thousands); `count` says how many.
             items.append(Item(tier, direction, kind, f"{who} {verb} on a {short_platform(platform)} ({names})",
-                              dict(link, adapters=others, platform=platform)))
+                              dict(link, adapters=others[:LINKED_PRODUCTS], count=len(others), platform=platform)))
         return items
 
     def same_id_items(self, adapter_id: str, ids: Sequence[Mapping[str, Any]], platform: str, question: str,
@@ -377,12 +380,13 @@ def role(item: Item, platform: str, question: str) -> str:
     return "decide" if kind == "same-product" and direction == "works" else "context"  # macOS
 
 
-def sources(item: Item) -> List[str]:
-    """What makes items independent: each other product, this product on another platform, the distributions
-    (their lists copy one another: together they are one source), the kernel."""
-    if item.kind == "distribution":
-        return ["distributions"]
-    return list(item.link.get("adapters", ())) or [f"{item.kind}:{item.link.get('platform', '')}"]
+def source_count(items: List[Item]) -> int:
+    """How many independent sources these items are: each other product (a group counts its products; a product
+    is in one group only: same-chip items leave out the products that share the ID), this product on each other
+    platform, and the distributions together as one (their lists copy one another)."""
+    kinds = {f"{i.kind}:{i.link.get('platform', '')}" for i in items if i.kind not in ("distribution", "same-id", "same-chip")}
+    return (sum(i.link.get("count", 0) for i in items if i.kind in ("same-id", "same-chip")) + len(kinds)
+            + (1 if any(i.kind == "distribution" for i in items) else 0))
 
 
 def decide(platform: str, question: str, items: List[Item]) -> Expectation:
@@ -413,8 +417,7 @@ def decide(platform: str, question: str, items: List[Item]) -> Expectation:
         against = [i for i in deciding if i.direction != direction]
         return Expectation(platform, question, "expected", direction, "weak", agreeing + against + context)
     direction = directions.pop()
-    independent = {source for i in deciding for source in sources(i)}
-    strong = len(independent) >= STRONG_SOURCES and not any(i.direction != direction for i in context)
+    strong = source_count(deciding) >= STRONG_SOURCES and not any(i.direction != direction for i in context)
     if question == "boot" and any(i.kind != "same-product" for i in deciding):
         strong = False  # a boot rests on the bootloader release, the drive and power more than on the bridge
     return Expectation(platform, question, "expected", direction, "strong" if strong else "weak", deciding + context)

@@ -397,6 +397,8 @@ def platform_quirk(verdict: Any, platform: str) -> Optional[Dict[str, str]]:
 
 
 _EXPECT_ORDER = {"works": 0, "no-uas": 1, "needs-quirk": 2}
+# How many untested products a what-to-buy page shows with their expectation (the best first; the count says all).
+EXPECTED_SHOWN = 100
 # Which part of a what-to-buy page a product goes in (buy_group): the order of the page's sections.
 BUY_GROUPS = ("recommended", "pending", "other", "avoid")
 _NVME = ("nvme", "nvme-sata")
@@ -465,6 +467,8 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
                                  "drive_label": a["drive_label"], "expected": e})
         expected.sort(key=lambda p: (_EXPECT_ORDER[p["expected"]["verdict"]], p["expected"]["confidence"] != "strong",
                                      p["name"].casefold()))
+        expected_total = len(expected)
+        expected = expected[:EXPECTED_SHOWN]
         boots = [p for p in picks if p["boot"] and p["boot"]["verdict"] == "works" and p["boot"]["confidence"] == "confirmed"]
         nvme_boots = [p for g in BUY_GROUPS if g != "avoid" for p in groups[g]
                       if p["nvme"] and p["boot"] and p["boot"]["verdict"] == "works" and p["boot"]["confidence"] == "confirmed"]
@@ -475,7 +479,7 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
                                    "recommended_and_boots": len(boots), "pending": len(groups["pending"]),
                                    "other": len(groups["other"]), "avoid": len(groups["avoid"]),
                                    "untested_orderable": len(orderable) - len(listed),
-                                   "nvme_boots": len(nvme_boots), "expected": len(expected)},
+                                   "nvme_boots": len(nvme_boots), "expected": expected_total},
                         "untested_orderable": len(orderable) - len(listed)}
     return result
 
