@@ -169,10 +169,13 @@ export function initSearch(form) {
     const report = new URL(form.dataset.reportUrl);
     report.searchParams.set('title', `${report.searchParams.get('title') || ''}${usbId}`);
     report.searchParams.set('usb_id', usbId);
+    // replaceChildren takes nodes and strings only (an array would be printed as its String()), so the
+    // sentence is spread flat here, as `el` does for its children.
+    const vendorWords = vendor ? ['usb.ids names vendor ', el('code', {}, usbId.split(':')[0]), ` ${vendor}. `]
+      : ['usb.ids does not name vendor ', el('code', {}, usbId.split(':')[0]), '. '];
     idNote.replaceChildren(
       el('strong', {}, 'No product in uasdb reports ', el('code', {}, usbId), '.'), ' ',
-      vendor ? ['usb.ids names vendor ', el('code', {}, usbId.split(':')[0]), ` ${vendor}. `]
-        : ['usb.ids does not name vendor ', el('code', {}, usbId.split(':')[0]), '. '],
+      ...vendorWords,
       'Results below match other IDs or words. ',
       el('a', { href: `${form.dataset.checkPage}?ids=${usbId}` }, 'Check this ID'),
       ' (what Linux does with it by itself) or ', el('a', { href: report.href, 'data-report-link': '' }, 'add your report'), '.');
