@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from . import api_index
 from .distribution_export import add_distributions
 from .database import KIND_DIRS, LoadCache, check, relative_to
 from .paths import DATA_DIR, REPO_ROOT
@@ -766,6 +767,7 @@ def export_files(site: Dict[str, Any], generated_at: str,
         all_adapters += [",", encoded[adapter["id"]]] if n else [encoded[adapter["id"]]]
     all_adapters.append("]")
     yield SITE_JSON, _spliced(dict(site, adapters=placeholder), placeholder, all_adapters)
+    yield "data/api_index.json", [_dumps(api_index.index_model(site)), "\n"]  # the /api/v1/ page
     api = "static/api/v1"
 
     def as_json(path: str, payload: Any) -> Tuple[str, List[str]]:
@@ -859,6 +861,9 @@ def run_export(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None) -> int
         site = export_tree(out_dir, data_dirs)
     except probebuild.BundleError as error:
         print(f"error: cannot build /probe.py: {error}", file=sys.stderr)
+        return 1
+    except api_index.ApiDocError as error:
+        print(f"error: cannot write the /api/v1/ page: {error}", file=sys.stderr)
         return 1
     if site is None:
         return 1

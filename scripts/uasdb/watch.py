@@ -54,7 +54,7 @@ class State:
 
 def _existing(out_dir: Path) -> Set[str]:
     """The export's files now in OUT (relative, posix), leaving out the search index `make serve` built once."""
-    found = {SITE_JSON} if (out_dir / SITE_JSON).is_file() else set()
+    found = {p.relative_to(out_dir).as_posix() for p in (out_dir / "data").glob("*.json")}  # site.json and the page files
     static = out_dir / "static"
     for folder, dirs, files in os.walk(static):
         if Path(folder) == static and "pagefind" in dirs:
