@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from . import api_index
+from . import api_index, search_vocabulary
 from .distribution_export import add_distributions
 from .database import KIND_DIRS, LoadCache, check, relative_to
 from .paths import DATA_DIR, REPO_ROOT
@@ -768,6 +768,7 @@ def export_files(site: Dict[str, Any], generated_at: str,
     all_adapters.append("]")
     yield SITE_JSON, _spliced(dict(site, adapters=placeholder), placeholder, all_adapters)
     yield "data/api_index.json", [_dumps(api_index.index_model(site)), "\n"]  # the /api/v1/ page
+    yield search_vocabulary.VOCABULARY_FILE, [_dumps(search_vocabulary.vocabulary(site)), "\n"]  # search's "did you mean"
     api = "static/api/v1"
 
     def as_json(path: str, payload: Any) -> Tuple[str, List[str]]:
