@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from test_site_search import search  # type into the home page's box, return the result links
+
 pytestmark = pytest.mark.browser
 
 VOCAB = {"words": ["USB", "enclosure", "Sabrent", "Samsung", "Book", "boot", "EC-SSHD", "T7", "JMS583", "JMS578",
@@ -52,15 +54,6 @@ def test_chips_vendors_and_ids_among_the_words_are_found(js_modules):
     assert read(js_modules, "western digtal")["vendors"] == ["Western Digital"]   # after correcting
     as_typed = read(js_modules, "samsng t7", False)
     assert as_typed["suggestion"] is None and as_typed["search"] == "samsng t7"
-
-
-def search(page, query):
-    """The results of typing `query` into the home page's search box (a fresh page, so no earlier status counts)."""
-    page.goto("/")
-    page.get_by_role("searchbox").fill(query)
-    page.locator(".search-status").filter(has_text="result").wait_for()
-    links = page.locator(".results li a.result-title")
-    return [links.nth(i).get_attribute("href") for i in range(links.count())]
 
 
 def test_a_typo_in_a_product_word_finds_the_product_and_says_so(watched_page):
