@@ -7,7 +7,7 @@
 // the commoner word (the vocabulary lists the most used first). Short words are never corrected.
 
 const SHORTEST_CORRECTED = 4;
-const twoEditsFrom = 7;
+const TWO_EDITS_FROM = 7;
 
 // The edit distance between a and b (insertions, deletions, substitutions, and swaps of neighbours), or max + 1
 // as soon as it must exceed max: only the band of width 2 * max + 1 around the diagonal is computed.
@@ -53,7 +53,7 @@ const USB_ID = /^[0-9a-f]{4}:[0-9a-f]{4}$/;
 export function correction(word, vocab) {
   if (word.length < SHORTEST_CORRECTED || vocab.display.has(word) || USB_ID.test(word) || /^[0-9.]+$/.test(word)) return null;
   if (vocab.words.some((known) => known.startsWith(word))) return null;
-  const max = word.length >= twoEditsFrom ? 2 : 1;
+  const max = word.length >= TWO_EDITS_FROM ? 2 : 1;
   let best = null;
   let bestDistance = max + 1;
   for (const known of vocab.words) {

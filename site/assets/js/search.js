@@ -30,9 +30,6 @@ export function usbIdOf(q) {
   const line = text.match(/\bid ([0-9a-f]{4}):([0-9a-f]{4})\b/);
   return line ? `${line[1]}:${line[2]}` : null;
 }
-function normaliseQuery(q) {
-  return usbIdOf(q) || q;
-}
 
 // The search's state in the address bar (?q=…&chipset=…), so a search can be linked and survives reload.
 export function stateToSearch(query, filters) {
