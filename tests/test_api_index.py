@@ -24,10 +24,14 @@ def test_every_file_of_the_schema_is_listed_with_its_line_and_definition():
 def test_templated_files_get_an_example_of_this_export():
     site = {"adapters": [{"id": "a", "reports": [1]}, {"id": "b", "reports": [1, 2]}],
             "usb": {"152d:0578": {"vid": "152d", "pid": "0578", "adapters": ["a", "b"]},
-                    "abcd:1234": {"vid": "abcd", "pid": "1234", "adapters": []}}}
+                    "abcd:1234": {"vid": "abcd", "pid": "1234", "adapters": []}},
+            "chipsets": [{"id": "jms578", "adapters": ["a", "b"]}, {"id": "asm1153e", "adapters": []}],
+            "buy_order": ["pi5", "pi4"], "buy": {"pi5": {"slug": "pi5"}, "pi4": {"slug": "pi4"}}}
     listed = {e["url"]: e for e in index_model(site)["endpoints"]}
     assert listed["/api/v1/adapters/<id>.json"]["example"] == "/api/v1/adapters/b.json"
     assert listed["/api/v1/usb/<vid>/<pid>.json"]["example"] == "/api/v1/usb/152d/0578.json"
+    assert listed["/api/v1/chipsets/<id>.json"]["example"] == "/api/v1/chipsets/jms578.json"
+    assert listed["/api/v1/buy/<slug>.json"]["example"] == "/api/v1/buy/pi5.json"
     assert listed["/api/v1/kernel.json"]["example"] is None
 
 
@@ -47,4 +51,6 @@ def test_the_export_says_so_instead_of_a_traceback(tmp_path, monkeypatch, capsys
     monkeypatch.setattr("uasdb.api_index.API_DOC", tmp_path / "API.md")
     (tmp_path / "API.md").write_text("# no table\n", encoding="utf-8")
     assert run_export(tmp_path / "out") == 1
-    assert "cannot write the /api/v1/ page: schema/api.schema.json names adapters.json" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "error: cannot write the /api/v1/ page: schema/api.schema.json names " in err
+    assert "adapters.json" in err and "which API.md's table of URLs does not list" in err and "Traceback" not in err

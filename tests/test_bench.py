@@ -26,7 +26,7 @@ def test_quick_benchmark_runs_and_writes_its_report(tmp_path):
     assert "the time it takes just to parse the same YAML" in text
     # What limits each stage, from profiles taken in the same run: the export's functions and Hugo's templates.
     limits = text.split("## What limits the build", 1)[1]
-    assert "site.json of" in limits and "Pagefind indexes" in limits
+    assert "of page models, one file per page" in limits and "Pagefind indexes" in limits
     assert "| `export.py:" in limits and "| `adapters/page.html` | 60 |" in limits
     svg = (tmp_path / "benchmarks.svg").read_text()
     assert svg.startswith("<svg") and svg.count("<polyline") == 7

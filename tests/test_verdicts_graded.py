@@ -112,12 +112,14 @@ def test_success_at_480m_never_outweighs_a_failure_at_5000m():
                r(uas="works", driver="uas", link_speed="480M")]
     pv = verdict_for_platform(reports, "pi4")
     assert (pv.verdict, pv.confidence, pv.counted, pv.set_aside_at_480m) == ("works-with-quirk", "confirmed", [0], [1])
-    assert pv.link_note == "at 480M (USB 2 speed) UAS works without a quirk (1 report)"
+    assert pv.link_note == "UAS works without a quirk at 480M (USB 2 speed, 1 report)"
+    assert pv.text == ("works only with a quirk on a USB 3 port; UAS works without a quirk at 480M (USB 2 speed, "
+                       "1 report)")
     assert pv.link_note in pv.text
     listing, reasons = list_for({"pi4": pv, "pi5": verdict_for_platform([], "pi5")},
                                 {"pi4": boot_verdict_for_platform([], "pi4"), "pi5": boot_verdict_for_platform([], "pi5")})
-    assert listing == "naughty" and reasons == ["needs a usb-storage quirk on Pi 4 (at 480M (USB 2 speed) UAS works "
-                                                "without a quirk (1 report))"]
+    assert listing == "naughty" and reasons == ["needs a usb-storage quirk on Pi 4 on USB 3 — UAS works without a quirk "
+                                                "at 480M (USB 2 speed, 1 report)"]
 
 
 def test_failure_and_success_at_the_same_480m_link_disagree():
@@ -149,7 +151,17 @@ def test_boot_grades(name, reports, verdict, short, tone):
 def test_a_usb3_boot_failure_names_the_usb2_boot_beside_it():
     pv = boot_verdict_for_platform([r("pi5", boot="fails", link_speed="5000M", notes="x"),
                                     r("pi5", boot="works", link_speed="480M")], "pi5")
-    assert pv.text == "does not boot from it; at 480M (USB 2 speed) it boots from a USB 2 port (1 report)"
+    assert pv.text == "does not boot from it on a USB 3 port; from a USB 2 port it boots (480M, 1 report)"
+
+
+def test_a_failure_on_a_stated_usb3_port_is_tied_to_it():
+    """sabrent-ec-snve: on a Pi 5's USB 3 port the system came up and then reads failed (no link shown); on a USB 2
+    port it booted. The product is not "does not boot a Pi 5" without saying where."""
+    reports = [r("pi5", boot="fails", port="usb3", notes="x"), r("pi5", boot="works", port="usb2")]
+    verdict = adapter_verdict(record(*reports))
+    assert verdict.boot["pi5"].text == "does not boot from it on a USB 3 port; from a USB 2 port it boots (480M, 1 report)"
+    assert verdict.reasons == ["does not boot a Pi 5 from a USB 3 port — from a USB 2 port it boots (480M, 1 report)"]
+    assert report_link(reports[1]) == ("480M", "port") and report_link(reports[0]) == (None, None)
 
 
 ABOUT_CASES = [

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from uasdb.export import SITE_JSON
+from uasdb.export import COMMON_JSON
 from uasdb.paths import REPO_ROOT
 from uasdb.watch import State, refresh, snapshot
 
@@ -24,8 +24,17 @@ def tree(tmp_path):
     return data, out
 
 
+ROWS = "static/api/v1/adapter-rows.json"
+
+
 def names(out):
-    return {a["id"]: a["name"] for a in json.loads((out / SITE_JSON).read_text(encoding="utf-8"))["adapters"]}
+    return {a["id"]: a["name"] for a in json.loads((out / ROWS).read_text(encoding="utf-8"))["result"]}
+
+
+def every_file(out):
+    """The export's text, file by file (the search index `make serve` built once left out)."""
+    return {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*"))
+            if p.is_file() and "pagefind" not in p.parts}
 
 
 def test_an_edit_is_exported_and_the_search_index_kept(tree):
@@ -39,7 +48,7 @@ def test_an_edit_is_exported_and_the_search_index_kept(tree):
     assert "Greatcase" in names(out)["fixture-nice-sata"]
     assert (out / "static" / "pagefind" / "pagefind.js").is_file()
     assert (out / "static" / "api" / "v1" / "adapters" / "fixture-nice-sata.json").is_file()
-    assert "serve_errors" not in json.loads((out / SITE_JSON).read_text(encoding="utf-8"))
+    assert "serve_errors" not in json.loads((out / COMMON_JSON).read_text(encoding="utf-8"))
 
 
 def test_an_edit_with_errors_keeps_the_last_good_data_and_reports_them(tree):
@@ -50,17 +59,17 @@ def test_an_edit_with_errors_keeps_the_last_good_data_and_reports_them(tree):
     record.write_text(record.read_text(encoding="utf-8").replace("kind:", "kind_typo:", 1), encoding="utf-8")
     problems = refresh(out, [data])
     assert any("fixture-nice-sata.yaml" in p and "[" in p for p in problems), problems
-    payload = json.loads((out / SITE_JSON).read_text(encoding="utf-8"))
+    payload = json.loads((out / COMMON_JSON).read_text(encoding="utf-8"))
     assert payload["serve_errors"] == problems
     assert names(out) == good
     record.write_text(record.read_text(encoding="utf-8").replace("kind_typo:", "kind:", 1), encoding="utf-8")
     assert refresh(out, [data]) == []  # fixed: the overlay goes away
-    assert "serve_errors" not in json.loads((out / SITE_JSON).read_text(encoding="utf-8"))
+    assert "serve_errors" not in json.loads((out / COMMON_JSON).read_text(encoding="utf-8"))
 
 
 def test_an_edit_rewrites_only_the_files_it_changes(tree, monkeypatch):
     """Hugo's server rebuilds on every file event: after one record's edit the watcher leaves the API files that
-    did not change untouched (same inode, same mtime), replaces site.json whole (a new file renamed over the
+    did not change untouched (same inode, same mtime), replaces a changed file whole (a new file renamed over the
     old one, so Hugo's server never reads it half-written), and drops files the export no longer has."""
     # In a checkout, generated_at is the last commit touching data/ and stays put between edits; this copy of the
     # records is outside git, so pin it the same way.
@@ -69,7 +78,7 @@ def test_an_edit_rewrites_only_the_files_it_changes(tree, monkeypatch):
     assert refresh(out, [data]) == []
     api = out / "static" / "api" / "v1"
     files = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in api.rglob("*.json")}
-    site_inode = (out / SITE_JSON).stat().st_ino
+    rows_inode = (out / ROWS).stat().st_ino
     stale = api / "adapters" / "gone.json"
     stale.write_text("{}", encoding="utf-8")
     record = data / "adapters" / "fixture-naughty-jms.yaml"
@@ -79,7 +88,7 @@ def test_an_edit_rewrites_only_the_files_it_changes(tree, monkeypatch):
     assert api / "adapters" / "fixture-naughty-jms.json" in changed
     assert api / "kernel.json" not in changed and len(changed) < len(files) / 2
     assert "Edited " in (api / "adapters" / "fixture-naughty-jms.json").read_text(encoding="utf-8")
-    assert (out / SITE_JSON).stat().st_ino != site_inode
+    assert (out / ROWS).stat().st_ino != rows_inode
     assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []  # no staging file left behind
     assert not stale.exists()
     assert (out / "static" / "pagefind" / "pagefind.js").is_file()
@@ -97,11 +106,11 @@ def test_the_watcher_parses_again_only_the_records_that_changed(tree, monkeypatc
     state = State()
     assert refresh(out, [data], state) == []
     assert len(parsed) == len(list(data.rglob("*.yaml")))
-    first = (out / SITE_JSON).read_text(encoding="utf-8")
+    first = every_file(out)
     parsed.clear()
     assert refresh(out, [data], state) == []  # nothing changed: nothing parsed, and the cached records came
     assert parsed == []                       # back untouched by the previous export
-    assert (out / SITE_JSON).read_text(encoding="utf-8") == first
+    assert every_file(out) == first
     record = data / "adapters" / "fixture-nice-sata.yaml"
     record.write_text(record.read_text(encoding="utf-8").replace("Goodcase", "Greatcase", 1), encoding="utf-8")
     assert refresh(out, [data], state) == []
@@ -109,7 +118,7 @@ def test_the_watcher_parses_again_only_the_records_that_changed(tree, monkeypatc
     assert "Greatcase" in names(out)["fixture-nice-sata"]
     cold = out.parent / "cold"
     assert refresh(cold, [data]) == []
-    assert (cold / SITE_JSON).read_text(encoding="utf-8") == (out / SITE_JSON).read_text(encoding="utf-8")
+    assert every_file(cold) == every_file(out)
     record.unlink()  # a removed record leaves the export and its API file goes
     assert refresh(out, [data], state) == []
     assert "fixture-nice-sata" not in names(out)

@@ -56,7 +56,8 @@ def endpoints(doc: Optional[str] = None, schema: Optional[Dict[str, Any]] = None
 
 
 def index_model(site: Dict[str, Any]) -> Dict[str, Any]:
-    """What the `/api/v1/` page prints: the endpoints, each templated one with an example file of this export."""
+    """What the `/api/v1/` page prints: the endpoints, the templated ones that name a record with an example file
+    of this export (the ID and usb.ids shards are reached through shards.json, which lists them)."""
     examples: Dict[str, str] = {}
     if site.get("adapters"):  # the adapter with the most reports, and the ID the most products report
         adapter = max(site["adapters"], key=lambda a: len(a.get("reports", [])))
@@ -64,4 +65,9 @@ def index_model(site: Dict[str, Any]) -> Dict[str, Any]:
     if site.get("usb"):
         slot = max(site["usb"].values(), key=lambda s: len(s.get("adapters", [])))
         examples["usb/<vid>/<pid>.json"] = f"usb/{slot['vid']}/{slot['pid']}.json"
+    if site.get("chipsets"):  # the chip the most adapters use
+        chip = max(site["chipsets"], key=lambda c: (len(c.get("adapters", [])), c["id"]))
+        examples["chipsets/<id>.json"] = f"chipsets/{chip['id']}.json"
+    for name in site.get("buy_order", [])[:1]:  # the first what-to-buy page
+        examples["buy/<slug>.json"] = f"buy/{site['buy'][name]['slug']}.json"
     return {"endpoints": endpoints(examples=examples)}

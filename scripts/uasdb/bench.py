@@ -36,7 +36,6 @@ from typing import Dict, List, Optional, Sequence
 
 from .paths import REPO_ROOT
 from . import sitebuild
-from .export import SITE_JSON
 from .sitebuild import stage_site
 from .synth import generate
 
@@ -57,7 +56,7 @@ class SizeResult:
     adapters: int
     pages: int = 0
     steps: Dict[str, Measure] = field(default_factory=dict)
-    sizes: Dict[str, float] = field(default_factory=dict)   # site.json and index in MB, pages indexed
+    sizes: Dict[str, float] = field(default_factory=dict)   # export and index in MB, pages indexed
 
 
 def run_measured(cmd: Sequence[str], cwd: Optional[Path] = None, env: Optional[dict] = None) -> Measure:
@@ -130,7 +129,10 @@ def measure_size(adapters: int, work: Path, with_site: bool) -> SizeResult:
     result.steps["hugo"] = run_measured([hugo_binary(), "--source", str(site), "--destination", str(public), "--minify", "--quiet"], env=env)
     result.steps["pagefind"] = run_measured(sitebuild.pagefind_command(public), env=env)
     result.pages = sum(1 for _ in public.rglob("*.html"))
-    result.sizes["site_json_mb"] = (site / "data" / "generated" / SITE_JSON).stat().st_size / 1e6
+    generated = site / "data" / "generated"
+    result.sizes["hugo_data_mb"] = sum(p.stat().st_size for p in (generated / "data").rglob("*") if p.is_file()) / 1e6
+    result.sizes["models_mb"] = sum(p.stat().st_size for p in (generated / "static" / "api").rglob("*") if p.is_file()) / 1e6
+    result.sizes["largest_model_kb"] = max(p.stat().st_size for p in (generated / "static" / "api" / "v1" / "adapters").glob("*.json")) / 1e3
     entry = json.loads((public / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
     result.sizes["indexed_pages"] = sum(lang["page_count"] for lang in entry["languages"].values())
     result.sizes["index_mb"] = sum(p.stat().st_size for p in (public / "pagefind").rglob("*") if p.is_file()) / 1e6
@@ -239,14 +241,15 @@ def limits_section(largest: SizeResult, profiles: Dict[str, List[str]], extra: O
                      "from saving the record to the page showing it. The watcher's export (it parses, checks and "
                      "judges again only the edited record, and encodes again only what changed) took "
                      f"{extra['live_edit_large_export_s']} s of that, "
-                     + (f"and Hugo's server then rebuilt for {hugo} s after site.json changed. " if hugo is not None else "")
+                     + (f"and Hugo's server then rebuilt for {hugo} s after the changed files. " if hugo is not None else "")
                      + "What remains in the export is done for the whole tree on every edit: reading back every "
-                     "record's parsed copy, the rules that compare records, the USB ID and chipset pages, the "
-                     "lists, and joining and comparing site.json. Hugo re-reads all of site.json.\n\n")
+                     "record's parsed copy, the rules that compare records, the USB ID and chipset models, the "
+                     "lists and the expectations, and comparing each file with what it held.\n\n")
     if largest.sizes:
-        parts.append(f"At {n} adapters the export writes a site.json of {largest.sizes['site_json_mb']:.0f} MB: every "
-                     "adapter with its verdicts, reports and chart data. The export holds all of it, and Hugo parses all "
-                     "of it before the first page renders, so both peaks grow with this file. Pagefind indexes "
+        parts.append(f"At {n} adapters the export writes {largest.sizes['hugo_data_mb']:.1f} MB that Hugo keeps in memory "
+                     f"(common.json and pages.json) and {largest.sizes['models_mb']:.0f} MB of page models, one file per "
+                     f"page (the largest adapter model {largest.sizes['largest_model_kb']:.0f} KB), which each page reads "
+                     "as it renders. Pagefind indexes "
                      f"{largest.sizes['indexed_pages']:.0f} of {largest.pages} pages (adapters, chipsets, what to buy; "
                      f"USB ID pages repeat their products' text and stay out) into {largest.sizes['index_mb']:.0f} MB.\n")
     if profiles.get("export"):
@@ -255,7 +258,7 @@ def limits_section(largest: SizeResult, profiles: Dict[str, List[str]], extra: O
                      "| function | calls | cumulative s | share |\n|---|---:|---:|---:|\n" + "\n".join(profiles["export"]) + "\n")
     if profiles.get("hugo"):
         parts.append(f"\nHugo at {n} adapters, `--templateMetrics` (cumulative time is summed over Hugo's worker "
-                     "threads; the longest call of `data/site.html` includes parsing site.json):\n\n"
+                     "threads):\n\n"
                      "| template | calls | cumulative s | average ms | longest ms |\n|---|---:|---:|---:|---:|\n"
                      + "\n".join(profiles["hugo"]) + "\n")
     return "".join(parts)

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .verdicts import PLATFORMS, HOST_PLATFORM, AdapterVerdict, adapter_verdict, short_platform
+from .vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS
 
-UAS_PLATFORMS = ("pi5", "pi4", "linux", "macos")
-BOOT_PLATFORMS = ("pi5", "pi4")
+UAS_PLATFORMS = FOCUS_PLATFORMS
+BOOT_PLATFORMS = BOOT_FOCUS_PLATFORMS
 # What an expectation can say, per question, and the words for it.
 UAS_CLASSES = {"works": "expected to work without a quirk", "needs-quirk": "expected to need a quirk (:u) or fail",
                "no-uas": "Linux uses usb-storage for it by itself"}

@@ -1,8 +1,10 @@
 """Export records with their computed verdicts: the data Hugo renders and the static JSON API.
 
-`uasdb export --out DIR [--data TREE ...]` writes
-  DIR/data/site.json           everything the templates need, in one file (Hugo reads it as hugo.Data.generated.site)
-  DIR/static/api/v1/...        the public JSON API (API.md documents it), served as static files
+`uasdb export --out DIR [--data TREE ...]` builds one catalog in memory (`build`: the records, their verdicts and
+what is known besides) and writes it as pages' models (publish/, which says which file holds what):
+  DIR/data/common.json         what every page shares; DIR/data/pages.json which pages Hugo makes
+  DIR/static/api/v1/...        one file per page and entity: the page's model and its JSON API file at once
+                               (API.md documents them), served as static files and read by Hugo as resources
   DIR/static/adapters.csv      one row per adapter
   DIR/static/adapters/<id>/    a redirect page for each removed record (data/removed.yaml)
 What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md), what
@@ -26,16 +28,18 @@ import sys
 from pathlib import Path
 from typing import Any, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from . import api_index, search_vocabulary
+from . import api_index
 from .distribution_export import add_distributions
 from .database import KIND_DIRS, LoadCache, check, relative_to
 from .paths import DATA_DIR, REPO_ROOT
 from . import probebuild
 from .kernel_export import add_reference, adapter_kernel
-from .vocabulary import HOST_TITLES, HOST_USB_LINK
+from .vocabulary import BUY_PAGES, FOCUS_PLATFORMS, HOST_TITLES, HOST_USB_LINK, PLATFORM_SHORT
 from .reference import load_usbids
 from .report_link import report_query
-from .rules.removals import PAGE_FOLDERS, removal_notes
+from .rules.removals import removal_notes
+from .publish.files import (API_SCHEMA_VERSION, COMMON_JSON, EncodeMemo, adapters_csv, attach_pages, export_files,
+                            spreadsheet_cell)
 from .linuxhw_export import add_popularity, add_wanted
 from .reference import ReferenceDataError, load_kernel, load_linuxhw
 from .expectations import UAS_PLATFORMS as EXPECT_PLATFORMS
@@ -49,15 +53,12 @@ PATCHED_QUIRKS_LIMIT = {"chars": 255, "who": "Home Assistant OS (Raspberry Pi im
 
 # How the site names each `host` of the schema's enum.
 HOST_LABELS = HOST_TITLES  # from the schema, via vocabulary.py: the same titles the issue form offers
-# The order the site shows platforms in: the Pi models people ask about first.
-PLATFORM_ORDER = ["pi4", "pi5", "pi3", "linux", "macos", "windows"]
-# Platform names where space is short (search results, phone tables, what-to-buy tabs).
-PLATFORM_SHORT = {"pi4": "Pi 4", "pi5": "Pi 5", "pi3": "Pi 3", "linux": "Linux PC", "macos": "Mac", "windows": "Windows"}
+# The order the site shows platforms in (the schema's x-uasdb-platforms order): the Pi models people ask about first.
+PLATFORM_ORDER = list(PLATFORMS)
 
-API_SCHEMA_VERSION = 1
 # Where in the export the templates' data goes: a folder of its own, which site/hugo.yaml mounts as Hugo's
 # data/generated/, so `make serve` can replace the file whole (watch.py) while Hugo's server watches the folder.
-SITE_JSON = "data/site.json"
+
 
 
 def _generated_at(pathspecs: Sequence[str] = ("data",)) -> str:
@@ -327,6 +328,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
         slot["report_query"] = report_query(usb_id=key)
         slot["summary"] = usb_summary(slot, chipsets, kernel_version)
     site["report_query"] = report_query()
+    attach_pages(site)
     return site
 
 
@@ -353,8 +355,9 @@ def add_expectations(site: Dict[str, Any], records: List[Dict[str, Any]], verdic
 
 
 # What to buy: one page per platform, ranking products a buyer can order by the strength of their evidence.
-BUY_PLATFORMS = {"pi5": "Raspberry Pi 5", "pi4": "Raspberry Pi 4", "linux": "a Linux PC", "macos": "a Mac"}
-BUY_SLUGS = {"pi5": "pi5", "pi4": "pi4", "linux": "linux", "macos": "mac"}  # /buy/<slug>/
+# Which platforms have one, in what order, with what slug and title: the schema's `buy` and platform focus.
+BUY_PLATFORMS = {name: page["title"] for name, page in BUY_PAGES.items()}
+BUY_SLUGS = {name: page["slug"] for name, page in BUY_PAGES.items()}  # /buy/<slug>/
 _STRENGTH_ORDER = {"observed": 0, "stated": 1, "hearsay": 2, None: 3}
 _CONFIDENCE_ORDER = {"confirmed": 0, "likely": 1, "disputed": 2, "none": 3}
 
@@ -550,7 +553,7 @@ _BOOT_FARE_WORD = {"works": "boot", "works-with-workaround": "workaround", "inte
                    "mixed": "mixed", "fixed": "fixed", "unverified": "unverified"}
 # Buckets a buyer avoids: the "trouble" count that sorts the chipset table.
 _TROUBLE = frozenset({"broken", "mixed", "works-with-quirk", "errors", "fails", "intermittent"})
-SUMMARY_PLATFORMS = ("pi5", "pi4", "linux", "macos")
+SUMMARY_PLATFORMS = FOCUS_PLATFORMS
 
 
 def _fare_bucket(pv: Any) -> str:
@@ -659,147 +662,6 @@ def usb_summary(slot: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], kerne
 def _usb_slot(usb_id: Dict[str, Any]) -> Dict[str, Any]:
     return {"vid": usb_id["vid"], "pid": usb_id["pid"], "spellings": usb_spellings(usb_id["vid"], usb_id["pid"]),
             "adapters": [], "chipsets": []}
-
-
-def _wrap(result: Any, generated_at: str) -> Dict[str, Any]:
-    return {"schema_version": API_SCHEMA_VERSION, "generated_at": generated_at, "result": result}
-
-
-CSV_COLUMNS = ["id", "name", "vendor", "model", "kind", "drive_interface", "chipset", "usb_ids",
-               "list", "pi4_uas", "pi4_boot", "pi5_uas", "pi3", "linux_uas", "macos_uas", "quirk_line", "reports"]
-
-
-# What makes a spreadsheet read a cell as a formula (`=HYPERLINK(…)`, `+cmd|' /C calc'!A0`, `@SUM(1+1)`), the
-# leads OWASP's "CSV Injection" page lists.
-FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_cell(value: Any) -> Any:
-    """A CSV cell people can open in a spreadsheet: text that starts like a formula gets a leading apostrophe,
-    which spreadsheets show as text and do not run (API.md says so; the JSON API keeps the value as it is)."""
-    if isinstance(value, str) and value.startswith(FORMULA_LEADS):
-        return "'" + value
-    return value
-
-
-def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for a in adapters:
-        v = a["verdict"]
-        row = [a["id"], a["name"], a.get("vendor", ""), a.get("model", ""), a["kind"], a.get("drive_interface", ""),
-               a.get("chipset", ""), " ".join(f"{u['vid']}:{u['pid']}" for u in a.get("usb_ids", [])),
-               v["list"] or "", v["uas"]["pi4"]["verdict"], v["boot"]["pi4"]["verdict"], v["uas"]["pi5"]["verdict"],
-               v["uas"]["pi3"]["verdict"], v["uas"]["linux"]["verdict"], v["uas"]["macos"]["verdict"],
-               v["quirk_line"] or "", len(a["reports"])]
-        writer.writerow([spreadsheet_cell(cell) for cell in row])
-    return out.getvalue()
-
-
-def removed_page(note: Dict[str, str]) -> str:
-    """The page left at a removed record's address: it says why and sends the visitor to the record named in the
-    note. The address is relative (`../<redirect>/`), so it holds under any base path the site is published at."""
-    target, reason = html.escape(f"../{note['redirect']}/"), html.escape(note["reason"])
-    return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            '<meta http-equiv="Content-Security-Policy" content="default-src \'self\'; script-src \'none\'; '
-            'style-src \'self\'; object-src \'none\'; base-uri \'self\'">\n'
-            f'<title>Removed: {html.escape(note["id"])}</title>\n<meta name="robots" content="noindex">\n'
-            f'<meta http-equiv="refresh" content="0; url={target}">\n</head>\n'
-            f'<body><p>This record was removed: {reason}. See <a href="{target}">{html.escape(note["redirect"])}</a>.'
-            '</p></body>\n</html>\n')
-
-
-def _dumps(payload: Any) -> str:
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
-
-
-def _spliced(payload: Any, placeholder: str, encoded: List[str]) -> List[str]:
-    """`payload` as JSON, in pieces, with the string `placeholder` replaced by the pieces of already-encoded JSON:
-    each adapter is encoded once and reused in site.json, adapters.json and its own file (the export's largest
-    cost), and the big files are never joined into one string (their text is written piece by piece)."""
-    text = _dumps(payload)
-    quoted = _dumps(placeholder)
-    assert text.count(quoted) == 1, "placeholder must occur exactly once"
-    before, after = text.split(quoted)
-    return [before, *encoded, after, "\n"]
-
-
-class EncodeMemo:
-    """The JSON text of each piece of the last export (an adapter, one API file) with the value it encodes: an
-    equal value is not encoded again. Comparing is much cheaper than encoding, above all when the values share
-    the parts `BuildCache` keeps (Python compares a shared object with itself by identity). Equality alone would
-    take 1 for 1.0, so a piece may also give a fingerprint that must match too: an adapter gives the identity of
-    its verdict, which `BuildCache` keeps only while the record's text is unchanged."""
-
-    def __init__(self) -> None:
-        self._previous: Dict[Any, Tuple[Any, Any, str]] = {}
-        self._current: Dict[Any, Tuple[Any, Any, str]] = {}
-
-    def start(self) -> None:
-        """Begin an export: what the last one encoded is what this one may reuse."""
-        self._previous, self._current = self._current, {}
-
-    def dumps(self, key: Any, payload: Any, fingerprint: Any = None) -> str:
-        known = self._previous.get(key)
-        if known is not None and known[0] == fingerprint and known[1] == payload:
-            text = known[2]
-        else:
-            text = _dumps(payload)
-        self._current[key] = (fingerprint, payload, text)
-        return text
-
-
-def export_files(site: Dict[str, Any], generated_at: str,
-                 memo: Optional[EncodeMemo] = None) -> Iterator[Tuple[str, List[str]]]:
-    """Every file of the export as (path relative to OUT, posix; its text in pieces), one file at a time: at
-    10,000 adapters the files add up to several hundred MB, and site.json and adapters.json are written piece by
-    piece rather than joined. `write` puts them on disk; the watcher behind `make serve` writes only the ones
-    whose text changed since its last export, and passes `memo` so that unchanged pieces are not encoded again."""
-    if memo is not None:
-        memo.start()
-    dumps = memo.dumps if memo is not None else (lambda key, payload, fingerprint=None: _dumps(payload))
-    site = dict(site, generated_at=generated_at)
-    placeholder = "\u0000adapters\u0000"  # cannot occur in data: the loader refuses control characters
-    encoded = {a["id"]: dumps(("adapter", a["id"]), a, id(a["verdict"])) for a in site["adapters"]}
-    all_adapters = ["["]
-    for n, adapter in enumerate(site["adapters"]):
-        all_adapters += [",", encoded[adapter["id"]]] if n else [encoded[adapter["id"]]]
-    all_adapters.append("]")
-    yield SITE_JSON, _spliced(dict(site, adapters=placeholder), placeholder, all_adapters)
-    yield "data/api_index.json", [_dumps(api_index.index_model(site)), "\n"]  # the /api/v1/ page
-    yield search_vocabulary.VOCABULARY_FILE, [_dumps(search_vocabulary.vocabulary(site)), "\n"]  # search's "did you mean"
-    api = "static/api/v1"
-
-    def as_json(path: str, payload: Any) -> Tuple[str, List[str]]:
-        return f"{api}/{path}", [dumps(path, payload), "\n"]
-
-    yield f"{api}/adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, all_adapters)
-    del all_adapters
-    for adapter in site["adapters"]:
-        yield (f"{api}/adapters/{adapter['id']}.json",
-               _spliced(_wrap(placeholder, generated_at), placeholder, [encoded[adapter["id"]]]))
-    del encoded
-    yield as_json("chipsets.json", _wrap(site["chipsets"], generated_at))
-    adapters_by_id = {a["id"]: a for a in site["adapters"]}
-    for key, slot in site["usb"].items():
-        result = dict(slot, adapters=[{"id": i, "name": adapters_by_id[i]["name"], "verdict": adapters_by_id[i]["verdict"]}
-                                      for i in slot["adapters"]])
-        yield as_json(f"usb/{slot['vid']}/{slot['pid']}.json", _wrap(result, generated_at))
-    yield as_json("lists.json", _wrap(site["lists"], generated_at))
-    yield as_json("kernel.json", _wrap(site["kernel"], generated_at))
-    yield as_json("wanted.json", _wrap({"source": site["linuxhw"], "wanted": site["lists"]["wanted"]}, generated_at))
-    yield as_json("distributions.json", _wrap({"distributions": site["distributions"],
-                                               "by_usb_id": site["distribution_ids"]}, generated_at))
-    # Names for IDs no record has: search and the check page fetch it only when such an ID comes up.
-    usbids = load_usbids()
-    yield as_json("usbids.json", _wrap({"version": usbids.version, "vendors": usbids.vendors,
-                                        "products": usbids.products}, generated_at))
-    yield "static/adapters.csv", [adapters_csv(site["adapters"])]
-    for note in site.get("removed", []):
-        yield f"static/{PAGE_FOLDERS[note['kind']]}/{note['id']}/index.html", [removed_page(note)]
-    # The probe people download: uasdb/probe/ joined into one stand-alone file.
-    yield "static/probe.py", [probebuild.bundle()]
 
 
 def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:

@@ -80,6 +80,8 @@ def runtime_json(check: RuntimeCheck, table: KernelTable, usb_id: str) -> Dict[s
         "steps": runtime_steps(check),
         "strings": dict(check.strings),
         "unconditional": check.unconditional,
+        # A check that names no product ID applies to every device of its vendor (the page says so).
+        "every_of_vendor": not check.pids,
         "file": check.file,
         "line": check.line,
         "source": f"{check.file}:{check.line}",

@@ -14,10 +14,10 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Callable, Collection, Dict, Optional, Sequence
+from typing import Any, Collection, Dict, Optional, Sequence
 
 from .paths import REPO_ROOT, SITE_DIR
-from .export import SITE_JSON, export_tree
+from .export import export_tree
 SITE_SRC = SITE_DIR
 
 
@@ -82,9 +82,9 @@ def stage_site(workdir: Path) -> Path:
 
 def build_site(workdir: Path, base_url: str, data_dirs: Optional[Sequence[Path]] = None,
                ignore_rules: Collection[str] = (),
-               patch_export: Optional[Callable[[Dict[str, Any]], None]] = None) -> Path:
+               catalog: Optional[Dict[str, Any]] = None) -> Path:
     """Export `data_dirs`, run Hugo and Pagefind; return the public folder. Raises with the tools' output.
-    `patch_export` may change site.json before Hugo reads it (tests of optional export fields)."""
+    `catalog`, when given, receives the export's catalog (export.build), which the tests compare pages with."""
     site = stage_site(workdir)
     # The raw-record mount (../data) sees the same records the export read.
     data = workdir / "data"
@@ -93,11 +93,8 @@ def build_site(workdir: Path, base_url: str, data_dirs: Optional[Sequence[Path]]
     exported = export_tree(site / "data" / "generated", data_dirs, ignore_rules=ignore_rules)
     if exported is None:
         raise RuntimeError("export refused the test data (see stderr)")
-    if patch_export:
-        site_json = site / "data" / "generated" / SITE_JSON
-        content = json.loads(site_json.read_text(encoding="utf-8"))
-        patch_export(content)
-        site_json.write_text(json.dumps(content), encoding="utf-8")
+    if catalog is not None:
+        catalog.update(json.loads(json.dumps(exported)))  # as a JSON reader sees it: lists, not tuples
     public = workdir / "public"
     _run([str(hugo_binary()), "--quiet", "--gc", "--minify", "--baseURL", base_url + "/", "--destination", str(public),
           "--cleanDestinationDir"], cwd=site)

@@ -46,14 +46,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from .probe.parsers import DMESG_TROUBLE, STORAGE_TROUBLE
+from .vocabulary import LIST_PLATFORMS
 from .vocabulary import PLATFORMS as VOCABULARY_PLATFORMS
 
 # Platforms and their hosts come from the schema (vocabulary.py): label, member hosts, Linux or not, Pi or not,
 # `no_uas_host` when none of its hosts can do UAS, `boot_hosts` when only some can boot from USB.
 PLATFORMS: Dict[str, Dict[str, Any]] = VOCABULARY_PLATFORMS
 HOST_PLATFORM = {host: name for name, spec in PLATFORMS.items() for host in spec["hosts"]}
-# The platforms whose verdicts decide the lists: the Pi models the site is for.
-LIST_PLATFORMS = ("pi4", "pi5")
+# LIST_PLATFORMS, the platforms whose verdicts decide the lists (the Pi models the site is for), is the schema's.
 # drivers/usb/storage/usb.c: `static char quirks[128]` — a longer value is refused whole ("string parameter too long").
 QUIRKS_PARAM_MAX_CHARS = 127
 NOT_THE_ADAPTER = frozenset({"power", "cable", "hub", "drive", "host", "software"})
@@ -138,11 +139,11 @@ ICON = {"good": "✓", "fair": "✓", "warn": "!", "meh": "–", "bad": "✗", "
 RANK = {"works": 1, "works-with-workaround": 4, "works-with-quirk": 4, "no-uas": 5, "host-no-uas": 5, "fixed": 6,
         "mixed": 7, "intermittent": 7, "broken": 8, "fails": 8, "untested": 10}
 
-# dmesg lines that mean trouble on the storage link (uas.c error handlers, hub resets, block-layer errors).
-TROUBLE_IN_DMESG = re.compile(
-    r"uas_eh_(?:abort|device_reset)_handler|uas_zap_pending|\breset (?:SuperSpeed|high-speed|full-speed)"
-    r"|I/O error|\btask abort\b|blocked for more than \d+ seconds|rejecting I/O to offline device|device offlined",
-    re.IGNORECASE)
+# dmesg lines that mean trouble on the storage link (uas.c error handlers, resets, I/O errors, aborted or timed-out
+# commands, hung tasks, a device taken offline): the paste parsers' list (probe/parsers.py DMESG_TROUBLE, which
+# the check page shares), its storage kinds joined into one pattern, so the engine and the check page never differ.
+TROUBLE_IN_DMESG = re.compile("|".join(f"(?:{pattern.pattern})" for kind, pattern in DMESG_TROUBLE if kind in STORAGE_TROUBLE),
+                              re.IGNORECASE)
 _DRIVER_IN_LSUSB_T = re.compile(r"Class=Mass Storage, Driver=(uas|usb-storage)\b")
 _DRIVER_IN_DMESG = re.compile(r"scsi host\d+: (uas|usb-storage)\b")
 _UAS_IGNORED_IN_DMESG = re.compile(r"UAS is (?:ignored|blacklisted) for this device")
@@ -167,7 +168,8 @@ class Finding:
     date: str = ""
     depth: str = "bound"           # bound, used or long-term (rule 4)
     link: Optional[str] = None     # 480M, 5000M, 10000M, 20000M, or None when not shown
-    link_from: Optional[str] = None  # stated, evidence or throughput (a figure USB 2 cannot carry)
+    link_from: Optional[str] = None  # stated, evidence, throughput (a figure USB 2 cannot carry) or port
+    port: Optional[str] = None     # usb2 or usb3, when the report says which kind of port
     failure_shown: bool = True     # works-with-quirk: the failure without the quirk is shown or stated
     cause_isolated: bool = True    # broken: False when the report says the cause was not isolated
 
@@ -183,15 +185,18 @@ class Finding:
         """Depth and link in words: "used for weeks or more at 5000M", "binds uas at 480M (USB 2 speed), not
         tried under load", "used (link speed not shown)"."""
         verb = {"bound": "binds uas", "used": "used", "long-term": "used for weeks or more"}[self.depth]
-        where = link_words(self.link, self.link_from)
+        where = link_words(self.link, self.link_from, self.port)
         text = f"{verb} {where}" if where else f"{verb} (link speed not shown)"
         return text + (", not tried under load" if self.depth == "bound" else "")
 
 
-def link_words(link: Optional[str], link_from: Optional[str]) -> Optional[str]:
-    """"at 5000M", "at 480M (USB 2 speed)", "at 5 Gbit/s or faster (from a measured speed)", or None."""
+def link_words(link: Optional[str], link_from: Optional[str], port: Optional[str] = None) -> Optional[str]:
+    """"at 5000M", "at 480M (USB 2 speed)", "at 5 Gbit/s or faster (from a measured speed)", "on a USB 3 port
+    (link speed not shown)", or None."""
     if link is None:
-        return None
+        return "on a USB 3 port (link speed not shown)" if port == "usb3" else None
+    if link_from == "port":
+        return "on a USB 2 port (480M)"
     if link_from == "throughput":
         return "at 5 Gbit/s or faster (from a measured speed)"
     return f"at {link}" + (" (USB 2 speed)" if link == "480M" else "")
@@ -260,6 +265,8 @@ def report_link(report: Mapping[str, Any]) -> Tuple[Optional[str], Optional[str]
         return speeds.pop(), "evidence"
     if fastest_sequential_mbps(report) > USB2_CEILING_MBPS:
         return "5000M", "throughput"
+    if report.get("port") == "usb2":
+        return "480M", "port"  # a USB 2 only port cannot negotiate more
     return None, None
 
 
@@ -313,12 +320,13 @@ def uas_finding(index: int, report: Mapping[str, Any], platform: str) -> Optiona
         strength = "stated"  # the host's lack of UAS is a fact about the host, not a claim about the adapter
     why = _why_not_counted(report, outcome)
     link, link_from = report_link(report)
+    port = report.get("port")
     # A quirk's need is shown when the reporter states the outcome, or the output shows the failure; a log of
     # the quirk applied and working shows only that it works with it.
     failure_shown = outcome != "works-with-quirk" or report.get("uas") == "works-with-quirk" or has_trouble(report)
     cause_isolated = not (outcome == "broken" and report.get("blamed_on") == "unknown")
     return Finding(index, outcome, strength, why is None, why, str(report.get("date", "")), report_depth(report),
-                   link, link_from, failure_shown, cause_isolated)
+                   link, link_from, port, failure_shown, cause_isolated)
 
 
 def boot_finding(index: int, report: Mapping[str, Any], platform: str) -> Optional[Finding]:
@@ -329,7 +337,7 @@ def boot_finding(index: int, report: Mapping[str, Any], platform: str) -> Option
     why = _why_not_counted(report, outcome)
     link, link_from = report_link(report)
     return Finding(index, outcome, boot_strength(report), why is None, why, str(report.get("date", "")),
-                   "used" if outcome == "works" else "bound", link, link_from)
+                   "used" if outcome == "works" else "bound", link, link_from, report.get("port"))
 
 
 @dataclass
@@ -449,12 +457,10 @@ class PlatformVerdict:
         """Depth and link of the finding that goes furthest: "used for weeks or more at 5000M"."""
         best = self.best
         if best is None:
-            links = {f.link for f in self.deciding}
-            if len(links) == 1 and None not in links:
-                return link_words(next(iter(links)), self.deciding[0].link_from)
-            return None
+            places = {(f.link, f.link_from, f.port) for f in self.deciding}
+            return link_words(*places.pop()) if len(places) == 1 else None
         if self.kind == "boot" or self.verdict != "works":
-            return link_words(best.link, best.link_from) if best.link else None
+            return link_words(best.link, best.link_from, best.port)
         return best.describe()
 
     @property
@@ -480,8 +486,10 @@ class PlatformVerdict:
         slow = self.set_aside_at_480m
         if not slow:
             return None
-        what = "it boots from a USB 2 port" if self.kind == "boot" else "UAS works without a quirk"
-        return f"at 480M (USB 2 speed) {what} ({len(slow)} report{'s' if len(slow) != 1 else ''})"
+        n = f"{len(slow)} report{'s' if len(slow) != 1 else ''}"
+        if self.kind == "boot":
+            return f"from a USB 2 port it boots (480M, {n})"
+        return f"UAS works without a quirk at 480M (USB 2 speed, {n})"
 
     @property
     def short(self) -> str:
@@ -519,7 +527,7 @@ class PlatformVerdict:
         if self.confidence == "likely":
             sentence += " — unverified: no report names the driver or shows output"
         if self.link_note:
-            sentence += f"; {self.link_note}"
+            sentence += f"{' on a USB 3 port' if _on_usb3(self) else ''}; {self.link_note}"
         if self.fixed:
             sentence += "; " + "; ".join(f"fixed since {f['component']} {f['version']}" for f in self.fixed)
         return sentence
@@ -756,7 +764,7 @@ class AdapterVerdict:
                         status = "set-aside-480m"
                     reading = {"outcome": f.outcome, "strength": f.strength, "status": status,
                                "why": f.why_not_counted, "link": f.link, "link_from": f.link_from,
-                               "link_text": link_words(f.link, f.link_from)}
+                               "link_text": link_words(f.link, f.link_from, f.port), "port": f.port}
                     if kind == "uas":
                         reading["depth"] = f.depth
                         reading["depth_text"] = f.describe()
@@ -785,6 +793,15 @@ PENDING_WHY = {"bound": "UAS binds without a quirk on {where}, not yet tried und
                "pending": "UAS works without a quirk on {where}, but no report shows it used at 5 Gbit/s or faster"}
 
 
+def _on_usb3(v: PlatformVerdict) -> str:
+    """" from a USB 3 port" when every deciding failure was on one (a negotiated 5 Gbit/s link or a stated USB 3
+    port), so a reason never blames the product for what only its USB 3 connection does."""
+    deciding = v.deciding
+    if deciding and all(f.superspeed or f.port == "usb3" for f in deciding):
+        return " from a USB 3 port" if v.kind == "boot" else " on USB 3"
+    return ""
+
+
 def list_for(uas: Mapping[str, PlatformVerdict], boot: Mapping[str, PlatformVerdict]) -> Tuple[Optional[str], List[str]]:
     """Nice, naughty, pending (or none) from the Pi 4 and Pi 5 verdicts, with the reasons in words (rule 8)."""
     naughty: List[str] = []
@@ -794,8 +811,8 @@ def list_for(uas: Mapping[str, PlatformVerdict], boot: Mapping[str, PlatformVerd
             continue  # hearsay never lists a product
         where = short_platform(name)
         if v.verdict == "works-with-quirk" and v.grade != "failure-not-shown":
-            naughty.append(f"needs a usb-storage quirk on {where}" +
-                           (f" ({v.link_note})" if v.link_note else ""))
+            naughty.append(f"needs a usb-storage quirk on {where}{_on_usb3(v)}" +
+                           (f" — {v.link_note}" if v.link_note else ""))
         elif v.verdict == "broken":
             naughty.append(f"UAS errors on {where} (cause not isolated)" if v.grade == "cause-not-isolated"
                            else f"UAS is broken on {where}")
@@ -805,9 +822,10 @@ def list_for(uas: Mapping[str, PlatformVerdict], boot: Mapping[str, PlatformVerd
     for name in LIST_PLATFORMS:
         v = boot[name]
         if v.confidence in ("confirmed", "disputed") and v.verdict in ("fails", "intermittent", "mixed"):
-            boot_reasons.append({"fails": f"does not boot a {short_platform(name)}",
-                                 "intermittent": f"boots a {short_platform(name)} only some of the time",
-                                 "mixed": f"{short_platform(name)} boot reports disagree"}[v.verdict])
+            boot_reasons.append({"fails": f"does not boot a {short_platform(name)}{_on_usb3(v)}",
+                                 "intermittent": f"boots a {short_platform(name)} only some of the time{_on_usb3(v)}",
+                                 "mixed": f"{short_platform(name)} boot reports disagree"}[v.verdict]
+                                + (f" — {v.link_note}" if v.link_note else ""))
     if naughty:
         return "naughty", naughty + boot_reasons
     against = [f for name in LIST_PLATFORMS for f in uas[name].findings

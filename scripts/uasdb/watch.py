@@ -4,7 +4,7 @@ Polls the record trees ten times a second; when a file changes it re-runs the ex
 only the records whose files changed, and writes into OUT (site/data/generated) only the files whose text
 changed, keeping OUT/static/pagefind (the search index `make serve` built once). Hugo's server watches OUT,
 rebuilds and reloads the browser. When the data has errors the last
-good export stays, the problems are printed in the terminal, and `serve_errors` is added to OUT/data/site.json so
+good export stays, the problems are printed in the terminal, and `serve_errors` is added to OUT/data/common.json so
 every page shows them (layouts/_partials/serve-errors.html) until they are fixed.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .paths import DATA_DIR
 from .database import LoadCache
-from .export import SITE_JSON, BuildCache, EncodeMemo, export_files, prepare, record_folders
+from .export import COMMON_JSON, BuildCache, EncodeMemo, export_files, prepare, record_folders
 
 Snapshot = Dict[str, Tuple[int, int]]
 # Seconds between polls. A snapshot of today's records takes about 5 ms; the watcher waits at least ten times as
@@ -54,12 +54,12 @@ class State:
 
 def _existing(out_dir: Path) -> Set[str]:
     """The export's files now in OUT (relative, posix), leaving out the search index `make serve` built once."""
-    found = {p.relative_to(out_dir).as_posix() for p in (out_dir / "data").glob("*.json")}  # site.json and the page files
-    static = out_dir / "static"
-    for folder, dirs, files in os.walk(static):
-        if Path(folder) == static and "pagefind" in dirs:
-            dirs.remove("pagefind")
-        found.update(Path(folder, f).relative_to(out_dir).as_posix() for f in files)
+    found = set()
+    for top in ("data", "static"):
+        for folder, dirs, files in os.walk(out_dir / top):
+            if Path(folder) == out_dir / "static" and "pagefind" in dirs:
+                dirs.remove("pagefind")
+            found.update(Path(folder, f).relative_to(out_dir).as_posix() for f in files)
     return found
 
 
@@ -93,9 +93,9 @@ def _sync(out_dir: Path, files: Iterable[Tuple[str, List[str]]], state: State) -
 
 def _replace(out_dir: Path, relative: str, text: str) -> None:
     """Put `text` at OUT/relative in one step: written beside OUT's mounted folders, then renamed over the old
-    file. Hugo's server reads a file as soon as it changes; at 10,000 adapters site.json takes a moment to
-    write, and Hugo read it half-written (an empty export, then no further rebuild). Hugo mounts the folders
-    (data/, static/), not the files, so it sees the renamed file as the change it is."""
+    file. Hugo's server reads a file as soon as it changes; a large file takes a moment to write, and Hugo once
+    read one half-written (an empty export, then no further rebuild). Hugo mounts the folders (data/, static/),
+    not the files, so it sees the renamed file as the change it is."""
     path = out_dir / relative
     path.parent.mkdir(parents=True, exist_ok=True)
     staging = out_dir / f".writing-{os.getpid()}"
@@ -113,12 +113,12 @@ def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None, state: Op
         prepared = prepare(data_dirs, cache=state.cache, build_cache=state.build)
     problems = [line for line in captured.getvalue().splitlines() if line.strip()]
     if prepared is None:
-        site_json = out_dir / SITE_JSON
-        if site_json.is_file():  # keep the last good data, and say what is wrong on every page
-            payload = json.loads(site_json.read_text(encoding="utf-8"))
+        common_json = out_dir / COMMON_JSON
+        if common_json.is_file():  # keep the last good data, and say what is wrong on every page
+            payload = json.loads(common_json.read_text(encoding="utf-8"))
             payload["serve_errors"] = problems
-            _replace(out_dir, SITE_JSON, json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n")
-            state.written.pop(SITE_JSON, None)
+            _replace(out_dir, COMMON_JSON, json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n")
+            state.written.pop(COMMON_JSON, None)
         return problems or ["export refused the data (run `uasdb validate`)"]
     _sync(out_dir, export_files(*prepared, memo=state.memo), state)
     return []

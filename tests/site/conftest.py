@@ -11,7 +11,6 @@ import pytest
 
 from uasdb.paths import REPO_ROOT
 
-from uasdb.export import SITE_JSON
 from uasdb.sitebuild import LoopbackServer, build_site
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
@@ -45,8 +44,8 @@ def _serve_and_build(tmp: Path, data_dirs, ignore_rules=()):
     public = tmp / "public"
     public.mkdir(parents=True)
     server = LoopbackServer(public).start()
-    build_site(tmp, server.url, data_dirs, ignore_rules)
-    export = json.loads((tmp / "site" / "data" / "generated" / SITE_JSON).read_text(encoding="utf-8"))
+    export: dict = {}
+    build_site(tmp, server.url, data_dirs, ignore_rules, catalog=export)
     return server, BuiltSite(public, server.url, export)
 
 

@@ -447,3 +447,36 @@ def test_the_probe_people_download_is_served_and_is_the_bundle(site):
     assert served == bundle()
     page = urllib.request.urlopen(site.url + "/check/").read().decode("utf-8")
     assert re.search(r'href="?/probe\.py"?', page)
+
+
+# Device-tree model strings as Raspberry Pi boards print them (/proc/device-tree/model), and others.
+MODELS = ["Raspberry Pi 5 Model B Rev 1.0", "Raspberry Pi 500 Rev 1.0", "Raspberry Pi Compute Module 5 Rev 1.0",
+          "Raspberry Pi 4 Model B Rev 1.5", "Raspberry Pi 400 Rev 1.0", "Raspberry Pi Compute Module 4 Rev 1.0",
+          "Raspberry Pi 3 Model B Plus Rev 1.3", "Raspberry Pi 3 Model B Rev 1.2", "Raspberry Pi Compute Module 3 Plus Rev 1.0",
+          "Raspberry Pi Zero 2 W Rev 1.0", "Raspberry Pi 2 Model B Rev 1.1", "Raspberry Pi Model B Plus Rev 1.2",
+          "Radxa ROCK 5B", "Hardkernel ODROID-HC4", ""]
+
+
+def test_the_check_page_and_the_probe_name_each_pi_alike(js_modules):
+    """Pi model -> host exists twice (the probe ships alone; the check page reads pasted probe output): the
+    JS port must give what probe.host_for gives, for every board."""
+    from uasdb import probe
+    js = js_modules.call("check-core.js", "args[0].map((model) => m.hostForModel(model))", MODELS)
+    assert js == [probe.host_for(model, None) if model.startswith("Raspberry Pi") else None for model in MODELS]
+    assert js[:3] == ["pi5", "pi500", "cm5"] and js[6] == "pi3b-plus"
+
+
+def test_every_spelling_the_site_prints_for_an_id_is_read_back(js_modules):
+    """The site lists each ID's spellings (export.usb_spellings: lsusb, udev, Windows, C source); each one a tool
+    prints must be found again when pasted, on the check page and by the probe's reader. (The bare eight digits,
+    152d0578, is a search spelling only: read from a paste, any eight hex digits would look like an ID.)"""
+    from uasdb import probe
+    from uasdb.export import usb_spellings
+    for vid, pid in (("152d", "0578"), ("174c", "55aa"), ("0bda", "9210")):
+        for spelling in usb_spellings(vid, pid):
+            if spelling == f"{vid}{pid}":
+                continue
+            text = f"the adapter: {spelling} (as printed)"
+            assert js_modules.call("check-core.js", "m.analysePaste(args[0]).devices.map((d) => d.id)", text) == \
+                [f"{vid}:{pid}"], spelling
+            assert probe.find_usb_ids(text) == [f"{vid}:{pid}"], spelling

@@ -61,7 +61,13 @@ def test_typed_entries_are_read_or_explained(js_modules, site, typed, entries, p
         assert text.startswith(expected)
 
 
+def settled(page) -> None:
+    """The builder fetches each ID's file before it shows a line: wait until the last edit is shown."""
+    page.locator('#builder-result[aria-busy="false"]').wait_for(state="attached")
+
+
 def result_line(page) -> str:
+    settled(page)
     return page.locator("#builder-line").inner_text().replace("\n", "")
 
 
@@ -75,6 +81,7 @@ def test_picked_adapters_give_the_exact_line(watched_page, site):
     open_builder(page)
     quirky = [a for a in site.export["adapters"] if a["verdict"]["quirk_entries"]]
     assert page.locator(".pick-list li").count() == len(quirky)
+    settled(page)
     assert page.locator("#builder-empty").is_visible()
     page.get_by_label("Filter by name, vendor or USB ID").fill("quirkcable")
     assert [li for li in page.locator(".pick-list li").all() if li.is_visible()] != []
@@ -190,6 +197,7 @@ def test_an_entry_a_distribution_already_ships_is_named(watched_page):
     page = watched_page
     open_builder(page)
     page.get_by_label("USB IDs and flag letters").fill("174c:55aa:u,152d:0567:u")
+    settled(page)
     warnings = page.locator('[data-warning="distribution-already"]')
     assert warnings.count() == 1
     assert "Fixture OS already sets 174c:55aa:u" in warnings.inner_text()

@@ -41,13 +41,20 @@ DMESG_UAS_HOST = re.compile(r"scsi host\d+: uas\b")
 DMESG_UAS_REFUSED = re.compile(r"usb (\d+-[\d.]+): UAS is (blacklisted|ignored) for this device")
 DMESG_QUIRKS_MATCH = re.compile(r"Quirks match for vid ([0-9a-f]{4}) pid ([0-9a-f]{4}): ([0-9a-fA-F]+)")
 # Lines worth keeping as evidence, and the kinds of trouble they show.
+# The one list of what dmesg lines mean trouble (the verdict engine reads it too: verdicts.TROUBLE_IN_DMESG counts
+# STORAGE_TROUBLE of them against the driver); site/assets/js/paste.js keeps the same list, and the parity tests
+# (tests/test_probe_parsers.py, tests/site/test_site_check.py) hold the two alike. First match wins.
 DMESG_TROUBLE = (
-    ("reset", re.compile(r"reset (?:SuperSpeed|high-speed|full-speed)|uas_eh_\w+|device reset", re.I)),
+    ("reset", re.compile(r"reset (?:SuperSpeed|high-speed|full-speed)|uas_eh_\w+|uas_zap_pending|device reset", re.I)),
     ("io-error", re.compile(r"I/O error|critical medium error|Buffer I/O error", re.I)),
+    ("hang", re.compile(r"blocked for more than \d+ seconds", re.I)),
+    ("offline", re.compile(r"rejecting I/O to offline device|device offlined", re.I)),
     ("disconnect", re.compile(r"USB disconnect", re.I)),
     ("power", re.compile(r"Under-?voltage|over-current|overcurrent", re.I)),
     ("timeout", re.compile(r"command .{0,200} timed out|abort|timing out command", re.I)),
 )
+# The kinds that count against a storage link: not a disconnect (unplugging) nor a power warning (the supply).
+STORAGE_TROUBLE = ("reset", "io-error", "hang", "offline", "timeout")
 DMESG_RELEVANT = re.compile(r"\buas\b|usb-storage|\bUAS\b|reset|quirk|Under-?voltage|I/O error|USB disconnect"
                             r"|New USB device|new .{0,60}USB device number|: (?:Product|Manufacturer): |scsi host|Direct-Access|over-?current", re.I)
 
@@ -59,6 +66,8 @@ MAX_POWER = re.compile(r"^[0-9]+mA$")
 BCD_DOTTED = re.compile(r"^([0-9a-fA-F]{1,2})\.([0-9a-fA-F]{2})$")
 HEX_NUMBER = re.compile(r"^[0-9a-fA-F]+$")
 BARE_USB_ID = re.compile(r"(?<![0-9a-fA-Fx:])([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?![0-9a-fA-F:])")
+# Spellings Windows and C sources print: VID_152D&PID_0578, 0x152d 0x0578, 0x152d:0x0578.
+OTHER_USB_ID = re.compile(r"VID_([0-9a-fA-F]{4})&PID_([0-9a-fA-F]{4})|\b0x([0-9a-fA-F]{4})[ :]0x([0-9a-fA-F]{4})\b")
 
 
 def _is_digits(text: str) -> bool:
@@ -286,7 +295,8 @@ def parse_dmesg(text: str) -> Dict[str, Any]:
 
 
 def find_usb_ids(text: str) -> List[str]:
-    """Every `vid:pid` in a paste, from lsusb lines, lsusb -v, dmesg, system_profiler or a bare `152d:0578`."""
+    """Every `vid:pid` in a paste, from lsusb lines, lsusb -v, dmesg, system_profiler, a bare `152d:0578` or the
+    spellings Windows and C sources print (VID_152D&PID_0578, 0x152d 0x0578)."""
     ids: List[str] = []
 
     def add(vid: str, pid: str) -> None:
@@ -307,6 +317,8 @@ def find_usb_ids(text: str) -> List[str]:
             add(entry["vid"], entry["pid"])
     for match in BARE_USB_ID.finditer(text):
         add(match.group(1), match.group(2))
+    for match in OTHER_USB_ID.finditer(text):
+        add(match.group(1) or match.group(3), match.group(2) or match.group(4))
     return ids
 
 

@@ -54,11 +54,8 @@ export function analysePaste(text) {
     if (!devices.has(id)) devices.set(id, newDevice(id));
     return devices.get(id);
   };
+  // Every spelling findUsbIds reads (lsusb, lsusb -v, dmesg, system_profiler, bare, Windows, C source).
   for (const id of findUsbIds(text)) get(...id.split(':'));
-  // Spellings Windows and other tools print (as the search accepts them): VID_152D&PID_0578, 0x152d 0x0578.
-  for (const m of String(text).matchAll(/VID_([0-9a-f]{4})&PID_([0-9a-f]{4})|\b0x([0-9a-f]{4})[ :]0x([0-9a-f]{4})\b/gi)) {
-    get(m[1] || m[3], m[2] || m[4]);
-  }
   const orphans = [];
 
   const byBusDevice = new Map();
@@ -140,7 +137,8 @@ function settleDriver(device) {
 // The dmesg lines that mean storage trouble (resets, uas_eh_* aborts, I/O errors, timeouts, power), each given to
 // the device it is about: the one whose `usb 2-1:` port it names, else the only storage device in the paste.
 // Lines no device can be pinned on are returned as `unassigned`. Unplugging (`USB disconnect`) is not trouble.
-export const TROUBLE_KINDS = { reset: 'resets', 'io-error': 'I/O errors', timeout: 'aborted or timed-out commands', power: 'power warnings' };
+export const TROUBLE_KINDS = { reset: 'resets', 'io-error': 'I/O errors', hang: 'hung tasks', offline: 'devices taken offline',
+  timeout: 'aborted or timed-out commands', power: 'power warnings' };
 
 export function troubleFor(found) {
   const byId = new Map();

@@ -1,10 +1,11 @@
 // /check/: paste command output, see every USB ID and driver in it with the adapters, verdicts, kernel
-// quirks and a quirk line. Data: /api/v1/adapters.json, /api/v1/kernel.json and /api/v1/distributions.json,
-// fetched on the first check (and /api/v1/usbids.json when an ID no record has comes up), and each found ID's own
-// file (/api/v1/usb/<vid>/<pid>.json) for the expectation the export made for it.
+// quirks and a quirk line. Data: only the files the paste needs (ids.js): the kernel's letters, and for each
+// found ID its vendor's shard of known IDs and, when the database has one, its own file (products, distributions,
+// kernel entries, expectation); usb.ids names only when an ID no record has comes up.
 import { analysePaste, platformForHost, resultFromQuery, resultQuery, troubleFor, uasDetectDecision, TROUBLE_KINDS } from './check-core.js';
 import { builtinFor, buildLine, flagText, mergeEntries, overlaps, preserveBuiltin, valueLength } from './quirks-core.js';
-import { adaptersById, badge, code, el, fillQuirkLine, loadApi, platformLabel, platforms, words } from './ui.js';
+import { badge, code, el, fillQuirkLine, platformLabel, platforms, words } from './ui.js';
+import { loadIdFiles, loadKernel, loadUsbIds } from './ids.js';
 import { wireCopyButton } from './copy.js';
 
 const form = document.querySelector('form[data-check]');
@@ -41,30 +42,27 @@ function init(form) {
     const detected = platformForHost(found.host, platforms);
     if (detected && !chosenByUser) select.value = detected;
     status.textContent = 'Checking…';
-    let adapters;
     let kernel;
-    let distributions;
+    let loaded;
     try {
-      [adapters, kernel, distributions] = await Promise.all([loadApi(form.dataset.adapters), loadApi(form.dataset.kernel),
-        form.dataset.distributions ? loadApi(form.dataset.distributions) : { by_usb_id: {} }]);
+      kernel = await loadKernel(form.dataset.api);
+      loaded = await loadIdFiles(form.dataset.api, found.devices.map((d) => d.id), kernel);
     } catch (error) {
       if (mine !== generation) return;
       status.textContent = 'The database files could not be loaded; check your connection and try again.';
       results.replaceChildren();
       return;
     }
-    const byId = adaptersById(adapters);
+    const idFiles = loaded.files;
+    const withFile = [...idFiles].filter(([, file]) => file);
+    const byId = new Map(withFile.filter(([, file]) => file.adapters.length).map(([id, file]) => [id, file.adapters]));
+    const distributions = Object.fromEntries(withFile.map(([id, file]) => [id, file.distributions || []]));
     // usb.ids names IDs no record has; fetched only when the paste has one, and optional.
     let usbids = null;
-    if (found.devices.some((d) => !byId.has(d.id))) usbids = await loadApi(form.dataset.usbids).catch(() => null);
-    // The ID's own file carries the export's expectation for it; only IDs the database knows have one (a record,
-    // the kernel's tables or a distribution's list), so no other is asked for.
-    const known = (d) => byId.has(d.id) || (kernel.builtin[d.id] || []).length > 0
-      || builtinFor(kernel, d.vid, d.pid).runtime.length > 0 || Boolean((distributions.by_usb_id || {})[d.id]);
-    const idFiles = new Map(await Promise.all(found.devices.filter(known).map(async (d) => [d.id,
-      await loadApi(`${form.dataset.usbApi}${d.vid}/${d.pid}.json`).catch(() => null)])));
+    const unknown = found.devices.filter((d) => !byId.has(d.id));
+    if (unknown.length) usbids = await loadUsbIds(form.dataset.api, unknown.map((d) => d.vid)).catch(() => null);
     if (mine !== generation) return;
-    const view = render(text, found, detected, { adapters: byId, kernel, distributions: distributions.by_usb_id, platform: select.value, base, usbids, idFiles });
+    const view = render(text, found, detected, { adapters: byId, kernel, distributions, platform: select.value, base, usbids, idFiles, related: loaded.related });
     results.replaceChildren(...view.nodes);
     status.textContent = view.status;
     // The address now holds what was found (never the paste), so the result can be linked and reloaded.
@@ -356,7 +354,7 @@ function render(text, found, detected, ctx) {
     facts.append(el('dt', {}, 'In uasdb'), el('dd', {}, matches.length
       ? [`${matches.length} product${matches.length === 1 ? '' : 's'} report this ID`, matches.length > 1 ? ' (check which one is yours)' : '', ':',
         el('ul', { class: 'matches' }, matches.map((a) => adapterItem(a, platform, base)))]
-      : ['No adapter record has this ID yet. ', usbIdsName(ctx.usbids, device), relatedByVendor(adapters, device, base),
+      : ['No adapter record has this ID yet. ', usbIdsName(ctx.usbids, device), relatedByVendor(ctx.related.get(device.id) || [], base),
         el('a', { href: reportUrl(base.report, device.id), 'data-report-link': '' }, 'Add your report'), ' so the next person knows.']));
     const expected = expectationFor(ctx.idFiles && ctx.idFiles.get(device.id), platform);
     if (expected) facts.append(el('dt', {}, 'Expected'), el('dd', { 'data-expectation': expected.state }, expected.node));
@@ -476,10 +474,9 @@ function usbIdsName(usbids, device) {
   return ['usb.ids names the vendor ', el('strong', { 'data-usbids-vendor': '' }, vendor), product ? [' and the product ', product] : '', '. '];
 }
 
-// Records from the same vendor ID, so a near miss (another product of the same maker) is one click away.
-function relatedByVendor(adapters, device, base) {
-  const same = [...adapters].filter(([id]) => id.startsWith(`${device.vid}:`)).flatMap(([, list]) => list);
-  const unique = [...new Map(same.map((a) => [a.id, a])).values()].slice(0, 5);
-  if (!unique.length) return null;
-  return ['Records with the same vendor ID: ', unique.map((a, i) => [i ? ', ' : '', el('a', { href: `${base.adapter}${a.id}/` }, a.name)]), '. '];
+// Records from the same vendor ID (up to five, from the ID's shard), so a near miss (another product of the same
+// maker) is one click away.
+function relatedByVendor(related, base) {
+  if (!related.length) return null;
+  return ['Records with the same vendor ID: ', related.map((a, i) => [i ? ', ' : '', el('a', { href: `${base.adapter}${a.id}/` }, a.name)]), '. '];
 }

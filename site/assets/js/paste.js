@@ -30,9 +30,12 @@ const DMESG_BOT = /(?:usb-storage (\d+-[\d.]+):\d+\.\d+: USB Mass Storage device
 const DMESG_UAS_HOST = /scsi host\d+: uas\b/;
 const DMESG_UAS_REFUSED = /usb (\d+-[\d.]+): UAS is (blacklisted|ignored) for this device/;
 const DMESG_QUIRKS_MATCH = /Quirks match for vid ([0-9a-f]{4}) pid ([0-9a-f]{4}): ([0-9a-fA-F]+)/;
+// The same list as DMESG_TROUBLE in scripts/uasdb/probe/parsers.py (the parity tests hold them alike).
 const DMESG_TROUBLE = [
-  ['reset', /reset (?:SuperSpeed|high-speed|full-speed)|uas_eh_\w+|device reset/i],
+  ['reset', /reset (?:SuperSpeed|high-speed|full-speed)|uas_eh_\w+|uas_zap_pending|device reset/i],
   ['io-error', /I\/O error|critical medium error|Buffer I\/O error/i],
+  ['hang', /blocked for more than \d+ seconds/i],
+  ['offline', /rejecting I\/O to offline device|device offlined/i],
   ['disconnect', /USB disconnect/i],
   ['power', /Under-?voltage|over-current|overcurrent/i],
   ['timeout', /command .{0,200} timed out|abort|timing out command/i],
@@ -53,6 +56,8 @@ const MAX_POWER = /^\d+mA$/;
 const BCD_DOTTED = /^([0-9a-fA-F]{1,2})\.([0-9a-fA-F]{2})$/;
 const HEX_NUMBER = /^[0-9a-fA-F]+$/;
 const BARE_USB_ID = /(?<![0-9a-fA-Fx:])([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?![0-9a-fA-F:])/g;
+// Spellings Windows and C sources print: VID_152D&PID_0578, 0x152d 0x0578, 0x152d:0x0578.
+const OTHER_USB_ID = /VID_([0-9a-fA-F]{4})&PID_([0-9a-fA-F]{4})|\b0x([0-9a-fA-F]{4})[ :]0x([0-9a-fA-F]{4})\b/g;
 const isDigits = (s) => DIGITS.test(s);
 const rstrip = (s) => s.trimEnd();
 // Blanks inside a line, as lsusb prints them (the same set as lsusb_field() in probe/parsers.py).
@@ -382,6 +387,7 @@ export function findUsbIds(text) {
   for (const e of Object.values(parseDmesg(text).devices)) if (e.vid && e.pid) add(e.vid, e.pid);
   for (const e of parseSystemProfiler(text)) if (e.vid && e.pid) add(e.vid, e.pid);
   for (const m of String(text).matchAll(BARE_USB_ID)) add(m[1], m[2]);
+  for (const m of String(text).matchAll(OTHER_USB_ID)) add(m[1] || m[3], m[2] || m[4]);
   return ids;
 }
 

@@ -1,8 +1,11 @@
-// /quirks/: the quirk builder. Pick adapters (from /api/v1/adapters.json) or type entries; the line, its
-// length against the kernel's limit, each letter's meaning and what an entry replaces of the kernel's own
-// flags (/api/v1/kernel.json) update as you go.
+// /quirks/: the quirk builder. Pick adapters (from /api/v1/quirk-index.json, the ones whose reports needed a
+// line) or type entries; the line, its length against the kernel's limit, each letter's meaning and what an
+// entry replaces of the kernel's own flags update as you go. The kernel's letters come once
+// (kernel-letters.json); each ID in the line brings its own file (ids.js), with its built-in entries and the
+// distributions that already ship an entry for it.
 import { buildLine, flagText, lettersTable, mergeEntries, parseEntries, preserveBuiltin, valueLength } from './quirks-core.js';
 import { code, el, fillQuirkLine, loadApi, words } from './ui.js';
+import { loadIdFiles, loadKernel } from './ids.js';
 
 const form = document.querySelector('form[data-quirk-builder]');
 if (form) init(form);
@@ -23,19 +26,18 @@ async function init(form) {
   form.hidden = false;
   pickStatus.textContent = 'Loading the adapters…';
 
-  let adapters;
+  const api = form.dataset.api;
+  let generation = 0;  // the edit whose line is being worked out (update)
+  let index;
   let kernel;
-  let shippedBy;
+  const shippedBy = {};
   try {
-    let distributions;
-    [adapters, kernel, distributions] = await Promise.all([loadApi(form.dataset.adapters), loadApi(form.dataset.kernel),
-      form.dataset.distributions ? loadApi(form.dataset.distributions) : { by_usb_id: {} }]);
-    shippedBy = distributions.by_usb_id;
+    [index, kernel] = await Promise.all([loadApi(`${api}quirk-index.json`), loadKernel(api)]);
   } catch (error) {
     pickStatus.textContent = 'The database files could not be loaded; typed entries need them too. Reload to try again.';
     return;
   }
-  const quirky = adapters.filter((a) => a.verdict.quirk_entries.length);
+  const quirky = index.adapters;
   const byId = new Map(quirky.map((a) => [a.id, a]));
   const table = lettersTable(kernel);
 
@@ -45,7 +47,7 @@ async function init(form) {
     const haystack = [adapter.name, adapter.vendor, adapter.model, adapter.chipset_name, adapter.chipset,
       ...(adapter.usb_ids || []).map((u) => `${u.vid}:${u.pid}`)].filter(Boolean).join(' ').toLowerCase();
     list.append(el('li', { 'data-search': haystack },
-      box, ' ', el('label', { for: box.id }, adapter.name, ' ', el('span', { class: 'small' }, adapter.verdict.quirk_entries.join(', '))),
+      box, ' ', el('label', { for: box.id }, adapter.name, ' ', el('span', { class: 'small' }, adapter.quirk_entries.join(', '))),
       ' ', el('a', { href: `${form.dataset.adapterBase}${adapter.id}/`, class: 'small', 'aria-label': `${adapter.name}: details` }, 'details')));
   }
 
@@ -57,7 +59,7 @@ async function init(form) {
       li.hidden = !match;
       if (match) shown += 1;
     }
-    pickStatus.textContent = `${shown} of ${quirky.length} adapters shown (of ${adapters.length} in the database; the others need no quirk by their reports).`;
+    pickStatus.textContent = `${shown} of ${quirky.length} adapters shown (of ${index.total} in the database; the others need no quirk by their reports).`;
   }
   filter.addEventListener('input', applyFilter);
   typed.addEventListener('input', update);
@@ -72,12 +74,15 @@ async function init(form) {
   applyFilter();
   update();
 
-  function update() {
+  // aria-busy is true from an edit until its line is shown (each ID in it may need its file first).
+  async function update() {
+    const mine = ++generation;
+    result.setAttribute('aria-busy', 'true');
     // Every entry with where it came from and the firmware range it was reported for (adapter records).
     const wanted = [];
     const picked = [...list.querySelectorAll('input:checked')].map((b) => byId.get(b.value));
     for (const adapter of picked) {
-      for (const entry of adapter.verdict.quirk_entries) {
+      for (const entry of adapter.quirk_entries) {
         const [vid, pid, letters] = entry.split(':');
         const usb = (adapter.usb_ids || []).find((u) => u.vid === vid && u.pid === pid);
         const span = usb && usb.bcd_device ? [usb.bcd_device.min, usb.bcd_device.max] : null;
@@ -89,9 +94,14 @@ async function init(form) {
     typedProblems.replaceChildren(...parsed.problems.map((p) => el('li', { class: 'warn' }, p.text)));
 
     const { entries, merged } = mergeEntries(wanted);
+    // Each ID's own file: its built-in entries (into kernel.builtin) and the distributions that ship one.
+    const { files } = await loadIdFiles(api, entries.map((e) => e.id), kernel);
+    if (mine !== generation) return;  // a newer edit is on its way
+    for (const [id, file] of files) shippedBy[id] = file ? file.distributions || [] : [];
     if (!entries.length) {
       result.hidden = true;
       empty.hidden = false;
+      result.setAttribute('aria-busy', 'false');
       history.replaceState(null, '', location.pathname);
       return;
     }
@@ -119,6 +129,7 @@ async function init(form) {
     notes.replaceChildren(...items);
     result.hidden = false;
     empty.hidden = true;
+    result.setAttribute('aria-busy', 'false');
     // A shareable address; commas and colons stay readable (both are fine in a query).
     const readable = (value) => encodeURIComponent(value).replace(/%2C/g, ',').replace(/%3A/gi, ':');
     const state = [];

@@ -1,0 +1,109 @@
+"""The adapter page's model: the adapter as the catalog has it (record fields, verdicts, kernel facts,
+expectations) plus `page`, every fact the page shows that a template would otherwise work out."""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping, Optional
+
+from ..vocabulary import FOCUS_PLATFORMS
+
+# What a report states, in the words of the reports table (the stated `uas` and `boot` of the schema).
+UAS_WORDS = {"works": "works", "works-with-quirk": "works with a quirk", "broken": "broken",
+             "device-no-uas": "adapter has no UAS", "host-no-uas": "host has no UAS"}
+BOOT_WORDS = {"works": "boots", "works-with-workaround": "boots with a workaround", "intermittent": "boots only some of the time",
+              "fails": "does not boot"}
+# The platforms whose verdicts search results show as badges, in that order.
+SEARCH_BADGES = FOCUS_PLATFORMS
+
+
+def _reading_note(reading: Mapping[str, Any], report: Mapping[str, Any]) -> str:
+    """The small line under a report's UAS outcome: its evidence class, how deep and at what link, and whether
+    and why it counts."""
+    parts = ["unverified" if reading["strength"] == "hearsay" else reading["strength"]]
+    if reading["strength"] != "hearsay" and reading["outcome"] == "works":
+        parts.append(reading["depth_text"])
+    elif reading.get("link_text"):
+        parts.append(reading["link_text"])
+    if reading["outcome"] == "works-with-quirk" and not reading.get("failure_shown", True):
+        parts.append("the failure without the quirk is not shown")
+    parts.append(_status_note(reading, report))
+    return " · ".join(p for p in parts if p)
+
+
+def _status_note(reading: Mapping[str, Any], report: Mapping[str, Any]) -> str:
+    status = reading["status"]
+    if status == "not-counted":
+        return f"not counted: blamed on {report.get('blamed_on')}"
+    if status == "fixed":
+        fix = report.get("fixed_in") or {}
+        return f"fixed since {fix.get('component')} {fix.get('version')}"
+    if status == "set-aside":
+        return "set aside: stronger reports decide"
+    if status == "set-aside-480m":
+        return "set aside: a 480M success says nothing about a faster link's failure"
+    return ""
+
+
+def report_views(adapter: Mapping[str, Any], host_labels: Mapping[str, str],
+                 verdict_short: Mapping[str, str]) -> List[Dict[str, Any]]:
+    """Per report (same order), the words the reports table prints."""
+    views = []
+    for report, reading in zip(adapter["reports"], adapter["verdict"]["readings"]):
+        uas, boot = reading.get("uas"), reading.get("boot")
+        view: Dict[str, Any] = {"host_label": host_labels.get(report.get("host"), report.get("host"))}
+        if report.get("uas"):
+            view["uas"] = UAS_WORDS[report["uas"]]
+        elif uas:
+            view["uas"] = verdict_short[uas["outcome"]]
+            view["uas_from_evidence"] = True
+        view["uas_note"] = _reading_note(uas, report) if uas else None
+        view["boot"] = BOOT_WORDS.get(report.get("boot", ""))
+        view["boot_note"] = _status_note(boot, report) if boot and boot["status"] in ("not-counted", "fixed") else None
+        views.append(view)
+    return views
+
+
+def _kernel_of(adapter: Mapping[str, Any], key: str) -> Optional[Dict[str, Any]]:
+    kernel = adapter.get("kernel")
+    if not kernel:
+        return None
+    return {"entries": [e for e in kernel["builtin"] if e["usb_id"] == key],
+            "groups": kernel["builtin_groups"].get(key, []), "by_itself": kernel["by_itself"].get(key, False),
+            "runtime": [r for r in kernel["runtime"] if r["usb_id"] == key],
+            "quirk": any(q["entry"].startswith(f"{key}:") for q in kernel["quirk_entries"])}
+
+
+def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
+    verdict = adapter["verdict"]
+    platforms = catalog["platforms"]
+    chip = chipsets.get(adapter.get("chipset") or "")
+    rows = [{"platform": name, "label": platforms[name]["label"], "boot": name in verdict["boot"]}
+            for name in catalog["platform_order"] if name != "windows" or verdict["uas"][name]["verdict"] != "untested"]
+    badges = [f"{verdict['uas'][p]['tone']}|{platforms[p]['short']}: {verdict['uas'][p]['short']}"
+              for p in SEARCH_BADGES if verdict["uas"][p]["verdict"] != "untested"]
+    usb_ids = []
+    for usb_id in adapter.get("usb_ids", []):
+        key = f"{usb_id['vid']}:{usb_id['pid']}"
+        slot = catalog["usb"].get(key, {})
+        usb_ids.append(dict(usb_id, key=key, also=slot.get("spellings", [key])[1:], kernel=_kernel_of(adapter, key)))
+    what_to_do = None
+    if verdict["quirk_line"]:
+        line = (adapter.get("kernel") or {}).get("quirk_line_preserving_builtin") or verdict["quirk_line"]
+        label = verdict["advice"]["text"]
+        if line != verdict["quirk_line"]:
+            label += (f" The line below also keeps the flags Linux {adapter['kernel']['version']} sets for this ID by "
+                      "itself, which a usb-storage.quirks entry would otherwise replace.")
+        what_to_do = {"line": line, "label": label, "scope": verdict["advice"]["scope"]}
+    return {
+        "verdict_rows": rows,
+        # Pagefind's filters, in the order the page lists them.
+        "search": {"filters": [{"key": k, "value": v} for k, v in (
+                       ("chipset", adapter.get("chipset_name") or "Not known"), ("interface", adapter["drive_label"]),
+                       ("vendor", adapter["vendor_label"]), ("pi4_uas", verdict["uas"]["pi4"]["short"]),
+                       ("pi4_boot", verdict["boot"]["pi4"]["short"]))],
+                   "badges": ";".join(badges)},
+        "chipset": {"id": chip["id"], "name": chip["name"], "maker": chip["maker"]} if chip else None,
+        "usb_ids": usb_ids,
+        "check_ids": ",".join(u["key"] for u in usb_ids),
+        "what_to_do": what_to_do,
+        "reports": report_views(adapter, catalog["host_labels"], catalog["verdict_short"]),
+    }

@@ -1,0 +1,24 @@
+"""The chipset page's model (/api/v1/chipsets/<id>.json); /api/v1/chipsets.json lists every chipset."""
+from __future__ import annotations
+
+from typing import Any, Dict, Mapping
+
+KERNEL_KEYS = ("kernel", "kernel_groups", "kernel_by_itself", "kernel_runtime", "smartctl", "smart_blocked")
+
+
+def model(chipset: Mapping[str, Any], catalog: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
+    """The chipset as the catalog has it, plus `page`: its adapters' rows and, per USB ID, what Linux does with
+    it. A check that looks at the device (ASMedia's) is explained in full at the first ID that has one; later
+    IDs link to that (`explain`: true, "above" or false)."""
+    usb = []
+    explained = False
+    for usb_id in chipset.get("usb_ids", []):
+        key = f"{usb_id['vid']}:{usb_id['pid']}"
+        slot = catalog["usb"].get(key)
+        if slot is None:
+            continue
+        probes = any(check.get("decided_by") for check in slot.get("kernel_runtime") or [])
+        usb.append(dict({k: slot.get(k) for k in KERNEL_KEYS}, key=key, vid=slot["vid"], pid=slot["pid"],
+                        explain="above" if explained else True))
+        explained = explained or probes
+    return dict(chipset, page={"rows": [rows[i] for i in chipset["adapters"]], "usb": usb})

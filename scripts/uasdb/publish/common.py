@@ -1,0 +1,63 @@
+"""What every page shares (data/common.json) and which pages to make (data/pages.json): the two small files
+Hugo keeps in memory. Everything else a page shows is in its own model file (see publish/__init__.py)."""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping
+
+from ..verdicts import BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, ICON, TONE, VERDICT_SHORT, VERDICT_TEXT
+from .rows import ROW_COLUMNS
+
+
+def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
+    """Constants of the whole site: words and icons of verdicts (the badge partial's fallback and the JS), the
+    platforms in the site's order, host names, the kernel's version, counts and the search filters' values."""
+    kernel = catalog.get("kernel") or {}
+    filters: Dict[str, set] = {"chipset": set(), "interface": set(), "vendor": set(), "pi4_uas": set(), "pi4_boot": set()}
+    for adapter in catalog["adapters"]:
+        for pair in adapter["page"]["search"]["filters"]:
+            filters[pair["key"]].add(pair["value"])
+    return {
+        "generated_at": generated_at,
+        "report_query": catalog["report_query"],
+        "platforms": catalog["platforms"],
+        "platform_order": catalog["platform_order"],
+        "host_labels": catalog["host_labels"],
+        "tone_icon": ICON,
+        "verdict_tone": TONE,
+        "verdict_short": VERDICT_SHORT,
+        "boot_verdict_short": BOOT_VERDICT_SHORT,
+        "verdict_text": VERDICT_TEXT,
+        "boot_verdict_text": BOOT_VERDICT_TEXT,
+        "kernel": {k: kernel[k] for k in ("version", "release", "ids") if k in kernel},
+        "counts": catalog["counts"],
+        "search_filters": {key: sorted(values) for key, values in filters.items()},
+        "table_columns": list(ROW_COLUMNS),
+    }
+
+
+def pages(catalog: Mapping[str, Any]) -> Dict[str, List[Dict[str, Any]]]:
+    """What site/content/_content.gotmpl makes: for each page its path, title, description, dates and old
+    addresses, and the address of its model file."""
+    adapters = []
+    for a in catalog["adapters"]:
+        dates = {}
+        if a["changes"].get("changed"):
+            dates["lastmod"] = a["changes"]["changed"]
+        if a["changes"].get("added"):
+            dates["date"] = a["changes"]["added"]
+        adapters.append({"id": a["id"], "title": a["name"], "description": a["summary"], "dates": dates,
+                         "aliases": [f"/adapters/{old}/" for old in a.get("aliases", [])],
+                         "model": f"api/v1/adapters/{a['id']}.json"})
+    chipsets = [{"id": c["id"], "title": f"{c['name']} ({c['maker']})",
+                 "description": f"{c['maker']} {c['name']} USB storage bridge: UAS behaviour and every adapter that uses it.",
+                 "aliases": [f"/chipsets/{old}/" for old in c.get("aliases", [])],
+                 "model": f"api/v1/chipsets/{c['id']}.json"} for c in catalog["chipsets"]]
+    usb = [{"vid": s["vid"], "pid": s["pid"], "title": f"USB ID {key}",
+            "description": f"Everything known about USB ID {key}: what Linux does with it by itself, its names, and the "
+                           "adapters and chipsets that report it.",
+            "model": f"api/v1/usb/{s['vid']}/{s['pid']}.json"} for key, s in catalog["usb"].items()]
+    buy = [{"platform": name, "slug": b["slug"], "title": f"What to buy for {b['title']}",
+            "description": f"USB storage adapters and enclosures you can order, ranked by the evidence that UAS works on "
+                           f"{b['label']}{' and that it boots' if b['pi'] else ''}.",
+            "model": f"api/v1/buy/{b['slug']}.json"} for name, b in catalog["buy"].items()]
+    return {"adapters": adapters, "chipsets": chipsets, "usb": usb, "buy": buy}

@@ -1,0 +1,278 @@
+"""Every file of the export (`export_files`), each written in the API's envelope where it is JSON, and the helpers
+that encode them once. Which files there are: publish/__init__.py."""
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+
+from .. import api_index, probebuild
+from ..search_vocabulary import VOCABULARY_FILE, vocabulary
+from ..reference import load_usbids
+from ..rules.removals import PAGE_FOLDERS
+from . import adapter as adapter_page
+from . import chipset as chipset_page
+from . import lists as lists_page
+from . import usb as usb_page
+from .common import common, pages
+from .rows import adapter_row
+
+API_SCHEMA_VERSION = 1
+# Where the export's Hugo data go: a folder of its own, which site/hugo.yaml mounts as Hugo's data/generated/,
+# so `make serve` can replace a file whole (watch.py) while Hugo's server watches the folder.
+COMMON_JSON = "data/common.json"
+PAGES_JSON = "data/pages.json"
+API = "static/api/v1"
+
+
+def attach_pages(catalog: Dict[str, Any]) -> None:
+    """Give each adapter its `page` (publish/adapter.py): run once the catalog is complete."""
+    chipsets = {c["id"]: c for c in catalog["chipsets"]}
+    for adapter in catalog["adapters"]:
+        adapter["page"] = adapter_page.page(adapter, catalog, chipsets)
+
+
+RELATED_PER_VENDOR = 5
+
+
+def id_shards(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]]) -> Dict[Tuple[str, str], Dict[str, Any]]:
+    """/api/v1/ids/<vid>/<first two digits of the pid>.json: the product IDs of that vendor the database has a file
+    for, and up to five products of the vendor (what the check page offers when a pasted ID has no record). Small
+    at any size: a vendor with thousands of IDs is split 256 ways."""
+    related: Dict[str, List[Dict[str, str]]] = {}
+    shards: Dict[Tuple[str, str], Dict[str, Any]] = {}
+    for key, slot in catalog["usb"].items():
+        vid, pid = slot["vid"], slot["pid"]
+        shards.setdefault((vid, pid[:2]), {"pids": [], "related": []})["pids"].append(pid)
+        vendor = related.setdefault(vid, [])
+        for adapter_id in slot["adapters"]:
+            if len(vendor) < RELATED_PER_VENDOR and all(r["id"] != adapter_id for r in vendor):
+                vendor.append({"id": adapter_id, "name": adapters[adapter_id]["name"], "usb_id": key})
+    for (vid, _), shard in shards.items():
+        shard["related"] = related[vid]
+    return shards
+
+
+def usbids_by_vendor(usbids: Any) -> Dict[str, Dict[str, Any]]:
+    """/api/v1/usbids/<first two digits of the vid>.json: usb.ids' vendor names and storage product names
+    ({"vendors": {vid: name}, "products": {vid:pid: name}}) of the vendor IDs that start so (256 small files)."""
+    shards: Dict[str, Dict[str, Any]] = {}
+    for vid, name in usbids.vendors.items():
+        shards.setdefault(vid[:2], {"vendors": {}, "products": {}})["vendors"][vid] = name
+    for key, name in usbids.products.items():
+        shards.setdefault(key[:2], {"vendors": {}, "products": {}})["products"][key] = name
+    return shards
+
+
+def quirk_index(catalog: Mapping[str, Any]) -> Dict[str, Any]:
+    """/api/v1/quirk-index.json: the adapters whose reports needed a quirk line (the quirk builder's list)."""
+    quirky = [{"id": a["id"], "name": a["name"], "vendor": a.get("vendor"), "model": a.get("model"),
+               "chipset": a.get("chipset"), "chipset_name": a.get("chipset_name"),
+               "usb_ids": [{"vid": u["vid"], "pid": u["pid"], **({"bcd_device": u["bcd_device"]} if u.get("bcd_device") else {})}
+                           for u in a.get("usb_ids", [])],
+               "quirk_entries": a["verdict"]["quirk_entries"], "quirk_sources": a["verdict"]["quirk_sources"]}
+              for a in catalog["adapters"] if a["verdict"]["quirk_entries"]]
+    return {"adapters": quirky, "total": len(catalog["adapters"])}
+
+
+def home(catalog: Mapping[str, Any]) -> Dict[str, Any]:
+    """The home page and the Atom feed: best picks (recommended products only), the latest reports, the counts,
+    and the 50 most recently changed adapters."""
+    picks = [{"platform": name, "label": b["label"], "slug": b["slug"], "pi": b["pi"], "counts": b["counts"],
+              "top": [{"id": p["id"], "vendor": p["vendor"], "model": p["model"], "basis_text": p["uas"]["basis_text"]}
+                      for p in b["top"]]}
+             for name in catalog["buy_order"] for b in [catalog["buy"][name]]]
+    # Newest change first; on the same day, in id order (the catalog's).
+    dated = sorted((a for a in catalog["adapters"] if a["changes"].get("changed")),
+                   key=lambda a: a["changes"]["changed"], reverse=True)[:50]
+    feed = [{"id": a["id"], "name": a["name"], "summary": a["summary"], "changed": a["changes"]["changed"],
+             "added": a["changes"].get("added")} for a in dated]
+    return {"picks": picks, "latest_reports": catalog["latest_reports"], "counts": catalog["counts"], "feed": feed}
+
+
+def _wrap(result: Any, generated_at: str) -> Dict[str, Any]:
+    return {"schema_version": API_SCHEMA_VERSION, "generated_at": generated_at, "result": result}
+
+
+CSV_COLUMNS = ["id", "name", "vendor", "model", "kind", "drive_interface", "chipset", "usb_ids",
+               "list", "pi4_uas", "pi4_boot", "pi5_uas", "pi3", "linux_uas", "macos_uas", "quirk_line", "reports"]
+
+
+# What makes a spreadsheet read a cell as a formula (`=HYPERLINK(…)`, `+cmd|' /C calc'!A0`, `@SUM(1+1)`), the
+# leads OWASP's "CSV Injection" page lists.
+FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """A CSV cell people can open in a spreadsheet: text that starts like a formula gets a leading apostrophe,
+    which spreadsheets show as text and do not run (API.md says so; the JSON API keeps the value as it is)."""
+    if isinstance(value, str) and value.startswith(FORMULA_LEADS):
+        return "'" + value
+    return value
+
+
+def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for a in adapters:
+        v = a["verdict"]
+        row = [a["id"], a["name"], a.get("vendor", ""), a.get("model", ""), a["kind"], a.get("drive_interface", ""),
+               a.get("chipset", ""), " ".join(f"{u['vid']}:{u['pid']}" for u in a.get("usb_ids", [])),
+               v["list"] or "", v["uas"]["pi4"]["verdict"], v["boot"]["pi4"]["verdict"], v["uas"]["pi5"]["verdict"],
+               v["uas"]["pi3"]["verdict"], v["uas"]["linux"]["verdict"], v["uas"]["macos"]["verdict"],
+               v["quirk_line"] or "", len(a["reports"])]
+        writer.writerow([spreadsheet_cell(cell) for cell in row])
+    return out.getvalue()
+
+
+def removed_page(note: Dict[str, str]) -> str:
+    """The page left at a removed record's address: it says why and sends the visitor to the record named in the
+    note. The address is relative (`../<redirect>/`), so it holds under any base path the site is published at."""
+    target, reason = html.escape(f"../{note['redirect']}/"), html.escape(note["reason"])
+    return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta http-equiv="Content-Security-Policy" content="default-src \'self\'; script-src \'none\'; '
+            'style-src \'self\'; object-src \'none\'; base-uri \'self\'">\n'
+            f'<title>Removed: {html.escape(note["id"])}</title>\n<meta name="robots" content="noindex">\n'
+            f'<meta http-equiv="refresh" content="0; url={target}">\n</head>\n'
+            f'<body><p>This record was removed: {reason}. See <a href="{target}">{html.escape(note["redirect"])}</a>.'
+            '</p></body>\n</html>\n')
+
+
+def _dumps(payload: Any) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+
+
+def _spliced(payload: Any, placeholder: str, encoded: List[str]) -> List[str]:
+    """`payload` as JSON, in pieces, with the string `placeholder` replaced by the pieces of already-encoded JSON:
+    each adapter is encoded once and reused in adapters.json and its own file (the export's largest cost), and
+    the big files are never joined into one string (their text is written piece by piece)."""
+    text = _dumps(payload)
+    quoted = _dumps(placeholder)
+    assert text.count(quoted) == 1, "placeholder must occur exactly once"
+    before, after = text.split(quoted)
+    return [before, *encoded, after, "\n"]
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether `a` and `b` encode to the same JSON: equal, and of the same types all the way down (Python takes
+    360 for 360.0, JSON does not). A shared object is the same as itself at once, so unchanged parts that the
+    caches keep cost nothing to compare."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and list(a) == list(b) and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+class EncodeMemo:
+    """The JSON text of each piece of the last export (an adapter, one API file) with the value it encodes: an
+    equal value is not encoded again. Comparing is much cheaper than encoding, above all when the values share
+    the parts `BuildCache` keeps (`same_json` compares a shared object with itself by identity, and tells 1 from
+    1.0). A piece may also give a fingerprint that must match too: an adapter gives the identity of its verdict,
+    which `BuildCache` keeps only while the record's text is unchanged."""
+
+    def __init__(self) -> None:
+        self._previous: Dict[Any, Tuple[Any, Any, str]] = {}
+        self._current: Dict[Any, Tuple[Any, Any, str]] = {}
+
+    def start(self) -> None:
+        """Begin an export: what the last one encoded is what this one may reuse."""
+        self._previous, self._current = self._current, {}
+
+    def dumps(self, key: Any, payload: Any, fingerprint: Any = None) -> str:
+        known = self._previous.get(key)
+        if known is not None and known[0] == fingerprint and same_json(known[1], payload):
+            text = known[2]
+        else:
+            text = _dumps(payload)
+        self._current[key] = (fingerprint, payload, text)
+        return text
+
+
+def export_files(catalog: Dict[str, Any], generated_at: str,
+                 memo: Optional[EncodeMemo] = None) -> Iterator[Tuple[str, List[str]]]:
+    """Every file of the export as (path relative to OUT, posix; its text in pieces), one file at a time: at
+    10,000 adapters the files add up to hundreds of MB, and adapters.json is written piece by piece rather than
+    joined. `write` puts them on disk; the watcher behind `make serve` writes only those whose text changed since
+    its last export, and passes `memo` so that unchanged pieces are not encoded again. Needs `attach_pages`."""
+    if memo is not None:
+        memo.start()
+    dumps = memo.dumps if memo is not None else (lambda key, payload, fingerprint=None: _dumps(payload))
+
+    def as_json(path: str, payload: Any) -> Tuple[str, List[str]]:
+        return f"{API}/{path}", [dumps(path, _wrap(payload, generated_at)), "\n"]
+
+    yield COMMON_JSON, [dumps(COMMON_JSON, common(catalog, generated_at)), "\n"]
+    yield PAGES_JSON, [dumps(PAGES_JSON, pages(catalog)), "\n"]
+    yield "data/api_index.json", [dumps("api-index", api_index.index_model(catalog)), "\n"]  # the /api/v1/ page
+    yield VOCABULARY_FILE, [dumps(VOCABULARY_FILE, vocabulary(catalog)), "\n"]  # the search's "did you mean"
+    chipsets = {c["id"]: c for c in catalog["chipsets"]}
+    adapters = {a["id"]: a for a in catalog["adapters"]}
+    # Each adapter is encoded once without its page (adapters.json, the whole database) and its own file adds the
+    # page to that text: the export's largest cost is encoding adapters, and a verdict unchanged since the last
+    # export (the same object, BuildCache) is not encoded again.
+    core = {a["id"]: dumps(("adapter", a["id"]), {k: v for k, v in a.items() if k != "page"}, id(a["verdict"]))
+            for a in catalog["adapters"]}
+    placeholder = "\u0000adapters\u0000"  # cannot occur in data: the loader refuses control characters
+    everything = ["["]
+    for n, adapter_id in enumerate(core):
+        everything += [",", core[adapter_id]] if n else [core[adapter_id]]
+    everything.append("]")
+    yield f"{API}/adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, everything)
+    del everything
+    for adapter_id, text in core.items():
+        page = dumps(("adapter-page", adapter_id), adapters[adapter_id]["page"])
+        yield (f"{API}/adapters/{adapter_id}.json",
+               _spliced(_wrap(placeholder, generated_at), placeholder, [text[:-1], ',"page":', page, "}"]))
+    del core
+    rows = {a["id"]: adapter_row(a, chipsets) for a in catalog["adapters"]}
+    yield as_json("adapter-rows.json", list(rows.values()))
+    yield as_json("chipsets.json", catalog["chipsets"])
+    for chipset in catalog["chipsets"]:
+        yield as_json(f"chipsets/{chipset['id']}.json", chipset_page.model(chipset, catalog, rows))
+    yield as_json("usb.json", usb_page.index(catalog, adapters))
+    kernel = catalog.get("kernel") or {}
+    for key, slot in catalog["usb"].items():
+        model = usb_page.model(key, slot, catalog, adapters, rows, chipsets)
+        # What the check page and the quirk builder need of the kernel for this ID, in kernel.json's shapes.
+        model["check"] = {"builtin": (kernel.get("builtin") or {}).get(key, []), "groups": (kernel.get("groups") or {}).get(key, [])}
+        yield as_json(f"usb/{slot['vid']}/{slot['pid']}.json", model)
+    # The browser tools ask for the few files a paste or a line needs, never the whole database: which IDs have a
+    # file (by vendor and the first two digits of the product ID), usb.ids names by vendor, the kernel's letters
+    # and runtime checks without its per-ID tables, and the adapters that have a quirk line.
+    shards = id_shards(catalog, adapters)
+    for (vid, head), shard in shards.items():
+        yield as_json(f"ids/{vid}/{head}.json", shard)
+    usbids = load_usbids()
+    names = usbids_by_vendor(usbids)
+    for head, shard in names.items():
+        yield as_json(f"usbids/{head}.json", shard)
+    # Which of those shards exist, so the browser never asks for one that does not (a 404 it would log).
+    yield as_json("shards.json", {"ids": sorted(f"{vid}/{head}" for vid, head in shards), "usbids": sorted(names)})
+    yield as_json("kernel-letters.json", {k: v for k, v in kernel.items() if k not in ("builtin", "groups")})
+    yield as_json("quirk-index.json", quirk_index(catalog))
+    yield as_json("lists.json", lists_page.model(catalog, adapters))
+    for buy in catalog["buy"].values():
+        others = [{"slug": o["slug"], "short": o["short"]} for name in catalog["buy_order"]
+                  for o in [catalog["buy"][name]] if o["slug"] != buy["slug"]]
+        yield as_json(f"buy/{buy['slug']}.json", dict(buy, others=others))
+    yield as_json("home.json", home(catalog))
+    yield as_json("evaluation.json", catalog["expectation_evaluation"])
+    yield as_json("kernel.json", catalog["kernel"])
+    yield as_json("wanted.json", {"source": catalog["linuxhw"], "wanted": catalog["lists"]["wanted"]})
+    yield as_json("distributions.json", {"distributions": catalog["distributions"],
+                                         "by_usb_id": catalog["distribution_ids"]})
+    # Every usb.ids name in one file: the search asks for it when a query is an ID no record has.
+    yield as_json("usbids.json", {"version": usbids.version, "vendors": usbids.vendors, "products": usbids.products})
+    yield "static/adapters.csv", [adapters_csv(catalog["adapters"])]
+    for note in catalog.get("removed", []):
+        yield f"static/{PAGE_FOLDERS[note['kind']]}/{note['id']}/index.html", [removed_page(note)]
+    # The probe people download: uasdb/probe/ joined into one stand-alone file.
+    yield "static/probe.py", [probebuild.bundle()]

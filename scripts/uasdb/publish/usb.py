@@ -1,0 +1,86 @@
+"""The USB ID page's model (/api/v1/usb/<vid>/<pid>.json) and the list of every ID (/api/v1/usb.json)."""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping
+
+from .rows import badge
+
+
+def lite_verdict(verdict: Mapping[str, Any]) -> Dict[str, Any]:
+    """What the check page needs of a product's verdict: badges per platform and its quirk entries."""
+    return {"uas": {p: badge(v) for p, v in verdict["uas"].items()},
+            "boot": {p: badge(v) for p, v in verdict["boot"].items()},
+            "list": verdict["list"], "quirk_entries": verdict["quirk_entries"], "quirk_line": verdict["quirk_line"]}
+
+
+def model(key: str, slot: Mapping[str, Any], catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]],
+          rows: Mapping[str, Mapping[str, Any]], chipsets: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
+    """The slot as the catalog has it, its products as {id, name, verdict} with a slim verdict, and `page`."""
+    products = [adapters[i] for i in slot["adapters"]]
+    platforms = catalog["platforms"]
+    id_verdict = slot.get("verdict") or {}
+    verdict_rows = [{"platform": p, "label": platforms[p]["label"], "verdict": id_verdict[p],
+                     "products": [{"id": i, "name": adapters[i]["name"], **v} for i, v in id_verdict[p]["products"].items()]}
+                    for p in catalog["platform_order"] if p in id_verdict and id_verdict[p]["verdict"] != "untested"]
+    # One line per distinct quirk entry the products' reports used for this ID, kept so it preserves the
+    # built-in flags, with the products it comes from.
+    lines: Dict[str, Dict[str, Any]] = {}
+    for product in products:
+        for entry in (product.get("kernel") or {}).get("quirk_entries", []):
+            if entry["entry"].startswith(f"{key}:"):
+                line = lines.setdefault(entry["preserving"], {"names": [], "rewritten": False})
+                if product["name"] not in line["names"]:
+                    line["names"].append(product["name"])
+                line["rewritten"] = line["rewritten"] or entry["entry"] != entry["preserving"]
+    quirk_lines = [{"line": f"usb-storage.quirks={entry}",
+                    "label": f"The line the reports of {_join(v['names'])} needed"
+                             f"{', with the built-in flags kept' if v['rewritten'] else ''}:"}
+                   for entry, v in lines.items()]
+    kernel_first = (slot.get("kernel") or [{}])[0] if slot.get("kernel") else {}
+    return dict(
+        {k: v for k, v in slot.items() if k != "adapters"},
+        adapters=[{"id": a["id"], "name": a["name"], "verdict": lite_verdict(a["verdict"])} for a in products],
+        page={
+            "rows": [rows[a["id"]] for a in products],
+            "verdict_rows": verdict_rows,
+            "depends": any(r["verdict"]["verdict"] == "depends" for r in verdict_rows),
+            "tell_apart": [dict(t, chipset_name=(chipsets.get(t.get("chipset") or "") or {}).get("name"))
+                           for t in slot.get("tell_apart", [])],
+            "chipsets": [{k: chipsets[c][k] for k in ("id", "name", "maker", "uas_label")} for c in slot["chipsets"]],
+            "expected": [{"platform": p, "label": platforms[p]["label"], "expectation": e}
+                         for p in catalog["platform_order"] for e in [(slot.get("expected") or {}).get(p)]
+                         if e and e["state"] != "none"],
+            "quirk_lines": quirk_lines,
+            "kernel_name": {"vendor": kernel_first.get("vendor"), "product": kernel_first.get("product")}
+                           if kernel_first.get("vendor") or kernel_first.get("product") else None,
+            "also": slot["spellings"][1:],
+            "kernel_flags": kernel_flags(slot),
+        })
+
+
+def _join(names: List[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def kernel_flags(slot: Mapping[str, Any]) -> str:
+    """"IGNORE_UAS, NO_REPORT_OPCODES", "decided while probing", or "—": the USB ID list's Linux column."""
+    flags: List[str] = []
+    probe = False
+    for entry in slot.get("kernel") or []:
+        flags += [f["name"] for f in entry["flags"]]
+    for check in slot.get("kernel_runtime") or []:
+        if check["unconditional"]:
+            flags += [f["name"] for f in check["flags"]]
+        else:
+            probe = True
+    text = ", ".join(dict.fromkeys(flags))
+    if probe:
+        text += ("; " if text else "") + "decided while probing"
+    return text or "—"
+
+
+def index(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]]) -> List[Dict[str, Any]]:
+    """/api/v1/usb.json: one row per ID the site has a page for."""
+    return [{"key": key, "vid": slot["vid"], "pid": slot["pid"], "product": (slot.get("usbids") or {}).get("product"),
+             "products": [adapters[i]["name"] for i in slot["adapters"]], "chipsets": slot["chipsets"],
+             "kernel_flags": kernel_flags(slot)} for key, slot in catalog["usb"].items()]
