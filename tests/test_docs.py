@@ -1,28 +1,58 @@
-"""The documentation stays true: its example validates, its recipes run, its rule tables follow the registry."""
+"""The documentation stays true: CONTRIBUTING.md is a short contributor's page whose example report validates and
+whose links lead somewhere; the commented record validates, the yq recipes run, the rule tables follow the registry."""
+import copy
 import os
 import re
 import shutil
 import subprocess
 
 import pytest
+import yaml
 
-from helpers import BASE_CHIPSET, REPO, TODAY, write_tree
+from helpers import BASE_ADAPTER, BASE_CHIPSET, REPO, TODAY, write_tree
 from uasdb.database import check
 from uasdb.rules import all_rules
 from uasdb.ruletable import run_rule_table, with_tables
 
 CONTRIBUTING = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
+RULES_DOC = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+EXAMPLE_DOC = (REPO / "docs" / "example-record.md").read_text(encoding="utf-8")
+RECIPES_DOC = (REPO / "docs" / "yq-recipes.md").read_text(encoding="utf-8")
 RECIPES_DIR = REPO / "tests" / "fixtures" / "recipes"
 
 
-def section(title: str) -> str:
-    start = CONTRIBUTING.index(f"## {title}")
-    end = CONTRIBUTING.find("\n## ", start + 1)
-    return CONTRIBUTING[start: end if end != -1 else None]
+def test_contributing_is_three_short_paths():
+    """A contributor reads it in two minutes: the probe path first, then public reports, then working on uasdb."""
+    assert len(CONTRIBUTING.encode()) <= 6_000
+    headings = re.findall(r"^## (.+)$", CONTRIBUTING, re.M)
+    assert headings == ["I have an adapter", "I found a public report", "I work on uasdb"]
+    adapter_path = CONTRIBUTING[CONTRIBUTING.index("## I have an adapter"):CONTRIBUTING.index("## I found")]
+    assert "python3 probe.py" in adapter_path and "issues/new?template=adapter-report.yml" in adapter_path
+    for step in ("labels it `adapter-report`", "pull request", "CI checks", "merges it and the site updates"):
+        assert step in adapter_path, step
+    # The site's words: a report without output or a named driver is "unverified", never "hearsay".
+    assert "hearsay" not in CONTRIBUTING.lower() and "*unverified*" in CONTRIBUTING
+    assert "docs/verdicts.md" in CONTRIBUTING
+
+
+def test_contributing_links_lead_to_files_of_the_repository():
+    for target in re.findall(r"\]\(((?!https?:|#)[^)]+)\)", CONTRIBUTING):
+        assert (REPO / target.split("#")[0]).exists(), target
+    for doc in ("docs/rules.md", "docs/example-record.md", "docs/yq-recipes.md", "docs/maintaining.md"):
+        assert f"]({doc})" in CONTRIBUTING, doc
+
+
+def test_contributings_example_report_is_valid(tmp_path):
+    """The one YAML example of a public report, appended to a record, validates as it stands."""
+    snippet = re.search(r"## I found a public report.*?```yaml\n(.*?)```", CONTRIBUTING, re.S).group(1)
+    record = copy.deepcopy(BASE_ADAPTER)
+    record["reports"] += yaml.safe_load(snippet)
+    data = write_tree(tmp_path, [record], [BASE_CHIPSET])
+    assert [p.render() for p in check([data], today=TODAY).problems] == []
 
 
 def test_commented_example_record_is_valid(tmp_path):
-    example = re.search(r"## A fully commented record.*?```yaml\n(.*?)```", CONTRIBUTING, re.S).group(1)
+    example = re.search(r"# A fully commented record.*?```yaml\n(.*?)```", EXAMPLE_DOC, re.S).group(1)
     data = write_tree(tmp_path, [], [BASE_CHIPSET])
     (data / "adapters" / "acme-sata-cable.yaml").write_text(example, encoding="utf-8")
     problems = check([data], today=TODAY).problems
@@ -30,25 +60,24 @@ def test_commented_example_record_is_valid(tmp_path):
 
 
 def test_rule_tables_are_generated_from_the_registry():
-    """Like the field guide: CONTRIBUTING.md's tables are what `uasdb rule-table` writes, and list every rule."""
-    assert with_tables(CONTRIBUTING) == CONTRIBUTING, "run `uasdb rule-table` and commit CONTRIBUTING.md"
-    catalogue = section("Validation rules")
+    """Like the field guide: docs/rules.md's tables are what `uasdb rule-table` writes, and list every rule."""
+    assert with_tables(RULES_DOC) == RULES_DOC, "run `uasdb rule-table` and commit docs/rules.md"
     for rule in all_rules():
-        assert f"| `{rule.id}` | {rule.severity} |" in catalogue
+        assert f"| `{rule.id}` | {rule.severity} |" in RULES_DOC
 
 
 def test_rule_table_check_fails_when_stale(tmp_path):
-    stale = tmp_path / "CONTRIBUTING.md"
-    stale.write_text(CONTRIBUTING.replace("| `file-bom` | error |", "| `file-bom` | warning |"), encoding="utf-8")
+    stale = tmp_path / "rules.md"
+    stale.write_text(RULES_DOC.replace("| `file-bom` | error |", "| `file-bom` | warning |"), encoding="utf-8")
     assert run_rule_table(stale, check_only=True) == 1
-    assert run_rule_table(stale, check_only=False) == 0 and stale.read_text(encoding="utf-8") == CONTRIBUTING
+    assert run_rule_table(stale, check_only=False) == 0 and stale.read_text(encoding="utf-8") == RULES_DOC
     no_markers = tmp_path / "other.md"
     no_markers.write_text("# nothing here\n", encoding="utf-8")
     assert run_rule_table(no_markers, check_only=True) == 1
 
 
 def recipes():
-    found = re.findall(r"### (.+?)\n\n```sh\n(yq .+?)\n```", section("Querying the data with yq"))
+    found = re.findall(r"^## (.+?)\n\n```sh\n(yq .+?)\n```", RECIPES_DOC, re.M)
     assert len(found) >= 4
     return found
 

@@ -1,5 +1,5 @@
 """Deleting a record: its address must live on, as an alias of the record that replaces it or through a removal note
-in data/removed.yaml, whose redirect the export writes (CONTRIBUTING.md, "Deleting a record")."""
+in data/removed.yaml, whose redirect the export writes (docs/maintaining.md, "Deleting a record")."""
 from __future__ import annotations
 
 import subprocess

@@ -1,4 +1,4 @@
-"""The verdict rule, case by case (CONTRIBUTING.md states the same rule in words, with worked examples)."""
+"""The verdict rule, case by case (docs/verdicts.md states the same rule in words, with worked examples)."""
 import pytest
 
 from uasdb.verdicts import (QUIRKS_PARAM_MAX_CHARS, adapter_verdict, boot_verdict_for_platform, combined_quirk_line,

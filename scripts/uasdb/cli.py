@@ -219,8 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the dropdowns are stale")
     p.set_defaults(func=cmd_issue_form)
 
-    p = sub.add_parser("rule-table", help="write the rule tables in CONTRIBUTING.md from the rule registry")
-    p.add_argument("--file", default="CONTRIBUTING.md", help="document holding the tables (default: CONTRIBUTING.md)")
+    p = sub.add_parser("rule-table", help="write the rule tables in docs/rules.md from the rule registry")
+    p.add_argument("--file", default="docs/rules.md", help="document holding the tables (default: docs/rules.md)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the tables are stale")
     p.set_defaults(func=cmd_rule_table)
 

@@ -74,7 +74,7 @@ def kind_of(path: Path) -> Optional[str]:
 
 
 # Files under data/ that are not records, each read by a command: the waivers (rules/waivers.py), the removal notes
-# (CONTRIBUTING.md, "Deleting a record"), the generated reference tables (reference.py, the importers) and the
+# (docs/maintaining.md, "Deleting a record"), the generated reference tables (reference.py, the importers) and the
 # README files beside them. Anything else under data/ is never read, so a run that meets it fails (`unread_files`).
 OTHER_DATA_FILES = ("waivers.yaml", "removed.yaml", "kernel/linux-*.yaml", "usb-ids/usb-ids.yaml",
                     "smartmontools/drivedb-usb.yaml", "linuxhw/lsusb-storage.yaml", "README*.md", "*/README*.md")

@@ -28,6 +28,7 @@ import sys
 from pathlib import Path
 from typing import Any, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from . import api_index
 from .distribution_export import add_distributions
 from .database import KIND_DIRS, LoadCache, check, relative_to
 from .paths import DATA_DIR, REPO_ROOT
@@ -727,6 +728,9 @@ def run_export(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None) -> int
         site = export_tree(out_dir, data_dirs)
     except probebuild.BundleError as error:
         print(f"error: cannot build /probe.py: {error}", file=sys.stderr)
+        return 1
+    except api_index.ApiDocError as error:
+        print(f"error: cannot write the /api/v1/ page: {error}", file=sys.stderr)
         return 1
     if site is None:
         return 1

@@ -1,7 +1,7 @@
 """`uasdb fmt`: canonical key order and layout, comments kept.
 
 Key order follows the order of `properties` in the schema, at every level, so a
-record reads the same way as the schema and CONTRIBUTING's example. Fields the
+record reads the same way as the schema and docs/example-record.md. Fields the
 schema does not know keep their place at the end (validate reports them).
 """
 from __future__ import annotations

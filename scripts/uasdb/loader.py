@@ -293,7 +293,7 @@ def load_text(path: str, raw: bytes) -> Loaded:
         loaded.problems.append(Problem(path, line, column, (), "tab character", fix, "file-tabs"))
         text = text[: match.start()] + " " + text[match.start() + 1:]
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
-        loaded.add((), "file is empty", "write a record, starting from the example in CONTRIBUTING.md", "file-empty")
+        loaded.add((), "file is empty", "write a record, starting from the example in docs/example-record.md", "file-empty")
         return loaded
     try:
         events = list(yaml.parse(text, Loader=_EventLoader))

@@ -1,7 +1,7 @@
-"""`uasdb rule-table`: the rule tables in CONTRIBUTING.md, written from the rule registry.
+"""`uasdb rule-table`: the rule tables of docs/rules.md, written from the rule registry.
 
 The registry (scripts/uasdb/rules/) is the one catalogue of problem ids; this lays it out between two marker
-lines in CONTRIBUTING.md. `--check` (and a test) fails when the committed tables differ, so they cannot go stale.
+lines in docs/rules.md. `--check` (and a test) fails when the committed tables differ, so they cannot go stale.
 """
 from __future__ import annotations
 

@@ -20,7 +20,8 @@ class _Links(html.parser.HTMLParser):
         if attrs.get("id"):
             self.ids.add(attrs["id"])
         for name in ("href", "src"):
-            if attrs.get(name) and not (tag == "link" and attrs.get("rel") in ("canonical", "alternate")):
+            # The canonical link names the published site; every other link, alternates included, is followed.
+            if attrs.get(name) and not (tag == "link" and attrs.get("rel") == "canonical"):
                 self.links.append(attrs[name])
         if tag == "meta" and (attrs.get("http-equiv") or "").lower() == "refresh":
             target = re.search(r"url=(.+)$", attrs.get("content", ""), re.I)

@@ -12,7 +12,7 @@ PAGES = {
     "adapters": "/adapters/", "naughty": "/naughty/", "nice": "/nice/", "chipset": "/chipsets/jms567/",
     "chipsets": "/chipsets/", "usb": "/usb/152d/0578/", "usb-ids": "/usb/", "hostile": "/adapters/fixture-hostile/",
     "not-found": "/no-such-page/", "usb-kernel-only": "/usb/2109/0715/", "chipset-asmedia": "/chipsets/asm1153e/",
-    "adapter-nvme": "/adapters/fixture-nvme/", "wanted": "/wanted/", "usb-wanted": "/usb/058f/6387/",
+    "adapter-nvme": "/adapters/fixture-nvme/", "wanted": "/wanted/", "usb-wanted": "/usb/058f/6387/", "api": "/api/v1/",
 }
 axe = Axe()
 

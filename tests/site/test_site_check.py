@@ -189,7 +189,7 @@ def test_uas_but_reports_need_the_quirk_is_flagged_with_the_line(browser, site):
     assert site.adapter("fixture-naughty-jms")["name"] in flag.inner_text()
     line = site.adapter("fixture-naughty-jms")["verdict"]["quirk_line"]
     assert page.locator("#check-line").inner_text().replace("\n", "") == line
-    page.locator("#check-results").get_by_role("button", name="Copy").click()
+    page.locator("#check-results").get_by_role("button", name="Copy", exact=True).click()
     assert page.evaluate("navigator.clipboard.readText()") == line
     builder = page.get_by_role("link", name="Change it in the quirk builder").get_attribute("href")
     assert builder == "/quirks/?entries=152d:0578:u"

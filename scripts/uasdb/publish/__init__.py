@@ -12,6 +12,8 @@ the files the site is built from, each a page's whole model and, at the same add
   home.py       /api/v1/home.json                      the home page and the Atom feed
   rows.py       /api/v1/adapter-rows.json              one slim row per adapter: every table of adapters
   common.py     data/common.json, data/pages.json      what every page shares, and which pages to make
+  ../api_index.py  data/api_index.json                 the /api/v1/ page: every endpoint of API.md with its schema
+  ../search_vocabulary.py  /search/vocabulary.json     the words the search corrects typos to, its chips and vendors
 
 Fields a record has are kept as they are; what the export works out for a page sits under `page` (or in
 files of their own), so raw and computed never mix. Templates only print what a model holds, and the content

@@ -8,7 +8,8 @@ import io
 import json
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
-from .. import probebuild
+from .. import api_index, probebuild
+from ..search_vocabulary import VOCABULARY_FILE, vocabulary
 from ..reference import load_usbids
 from ..rules.removals import PAGE_FOLDERS
 from . import adapter as adapter_page
@@ -210,6 +211,8 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
 
     yield COMMON_JSON, [dumps(COMMON_JSON, common(catalog, generated_at)), "\n"]
     yield PAGES_JSON, [dumps(PAGES_JSON, pages(catalog)), "\n"]
+    yield "data/api_index.json", [dumps("api-index", api_index.index_model(catalog)), "\n"]  # the /api/v1/ page
+    yield VOCABULARY_FILE, [dumps(VOCABULARY_FILE, vocabulary(catalog)), "\n"]  # the search's "did you mean"
     chipsets = {c["id"]: c for c in catalog["chipsets"]}
     adapters = {a["id"]: a for a in catalog["adapters"]}
     # Each adapter is encoded once without its page (adapters.json, the whole database) and its own file adds the

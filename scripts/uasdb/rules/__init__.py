@@ -5,7 +5,7 @@ record at once and yield `(record, Finding)` pairs. Problems found while reading
 file (loader), checking it against its schema, or applying data/waivers.yaml are
 declared with `declare` (no check function: the loader, schema.py or waivers.py
 emit them). The modules listed in RULE_MODULES register on import; `all_rules()` is
-the one catalogue that `uasdb rules` prints and CONTRIBUTING.md's table is made from.
+the one catalogue that `uasdb rules` prints and docs/rules.md's tables are made from.
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class Rule:
     severity: str           # what its findings are unless a finding says otherwise: "error" or "warning"
     fixer: Optional[str]    # what `uasdb fmt` does about it, when it repairs it
     check: Optional[Callable]  # None for problems the loader, the schema check or the waiver check report
-    example: str = ""       # a message it prints, for the rule table in CONTRIBUTING.md
+    example: str = ""       # a message it prints, for the rule tables in docs/rules.md
 
     @property
     def fixable(self) -> bool:

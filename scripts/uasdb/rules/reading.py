@@ -23,7 +23,7 @@ declare("file-conflict-marker", "no merge-conflict markers (`<<<<<<<`, `=======`
 declare("file-tabs", "no tab characters", FILE, fixer="replaces tabs in indentation (tabs inside values stay for a person)",
         example='tab character — replace the tab with a space')
 declare("file-empty", "the file holds a record, not nothing or only comments", FILE,
-        example='file is empty — write a record, starting from the example in CONTRIBUTING.md')
+        example='file is empty — write a record, starting from the example in docs/example-record.md')
 declare("yaml-syntax", "the file is valid YAML", YAML,
         example="invalid YAML: did not find expected ',' or ']' — check indentation and quoting on this line and the one before")
 declare("yaml-duplicate-key", "a key appears once per mapping (YAML would silently keep the last)", YAML,

@@ -1,6 +1,6 @@
 """Deleted records: a record's address is permanent, so a record may leave data/ only if its id lives on, either as
 an alias of the record that replaces it (its page redirects there) or in a removal note in data/removed.yaml, which
-says why and names the record its address now leads to (the export writes that redirect). CONTRIBUTING.md,
+says why and names the record its address now leads to (the export writes that redirect). docs/maintaining.md,
 "Deleting a record", is the contributor's side of this."""
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def removal_problems(roots: Sequence[str], records, display) -> List[Problem]:
                                     f"`{record_id}` was deleted (commit {commit}) and nothing took its address, so "
                                     f"/{folder}/{record_id}/ would be a dead link",
                                     f"add `{record_id}` to the `aliases` of the record that replaces it, or note the "
-                                    f"removal in {display(root / REMOVED_FILE)} (CONTRIBUTING.md, \u201cDeleting a record\u201d)",
+                                    f"removal in {display(root / REMOVED_FILE)} (docs/maintaining.md, \u201cDeleting a record\u201d)",
                                     REMOVED))
     return problems
 

@@ -115,12 +115,7 @@ export function analysePaste(text) {
   for (const io of ioreg) {
     if (io.driver && !io.vid) orphans.push({ driver: io.driver, speed: null, where: io.name, source: 'ioreg' });
   }
-  for (const device of devices.values()) {
-    // The storage driver to judge by: one of uas / usb-storage, or null when the paste does not say.
-    const storageDrivers = device.drivers.filter((d) => STORAGE_DRIVERS.includes(d));
-    device.driver = storageDrivers.length === 1 ? storageDrivers[0] : null;
-    if (storageDrivers.length) device.storage = true;
-  }
+  for (const device of devices.values()) settleDriver(device);
   const model = machineModel(text);
   return {
     devices: [...devices.values()],
@@ -130,6 +125,13 @@ export function analysePaste(text) {
     quirks: pastedQuirks(text),
     trouble: dmesg.events,
   };
+}
+
+// The storage driver to judge by: one of uas / usb-storage, or null when the paste does not say.
+function settleDriver(device) {
+  const storageDrivers = device.drivers.filter((d) => STORAGE_DRIVERS.includes(d));
+  device.driver = storageDrivers.length === 1 ? storageDrivers[0] : null;
+  if (storageDrivers.length) device.storage = true;
 }
 
 // The dmesg lines that mean storage trouble (resets, uas_eh_* aborts, I/O errors, timeouts, power), each given to
@@ -144,9 +146,14 @@ export function troubleFor(found) {
   const storage = found.devices.filter((d) => d.storage);
   for (const event of found.trouble) {
     if (!TROUBLE_KINDS[event.kind]) continue;
-    const port = /\busb (\d+-[\d.]+):/.exec(event.line);
-    let owner = port ? found.devices.find((d) => d.ports.includes(port[1])) : null;
-    if (!owner && storage.length === 1 && event.kind !== 'power') owner = storage[0];
+    let owner = null;
+    if ('owner' in event) { // read from a result's address (resultFromQuery), where the owner was settled already
+      owner = event.owner ? found.devices.find((d) => d.id === event.owner) || null : null;
+    } else {
+      const port = /\busb (\d+-[\d.]+):/.exec(event.line);
+      owner = port ? found.devices.find((d) => d.ports.includes(port[1])) : null;
+      if (!owner && storage.length === 1 && event.kind !== 'power') owner = storage[0];
+    }
     if (owner) {
       if (!byId.has(owner.id)) byId.set(owner.id, []);
       byId.get(owner.id).push(event);
@@ -186,3 +193,115 @@ export function uasDetectDecision(check, device) {
   return null;
 }
 
+// A check result as an address, so a helper can link what a paste showed: what was found goes in, never the paste
+// (no names, serial numbers or log lines). resultFromQuery(new URLSearchParams(resultQuery(found))) shows the same.
+//   d=<vid:pid>[,from:<sources>][,disk][,drv:<driver>]…[,at:<speed>][,bcd:<hex>][,ma:<mA>][,streams:<n>]
+//     [,uas:yes|no][,refused:blacklisted|ignored][,<trouble kind>:<count>]…      one `d` per device, in paste order
+//   host=<schema host>   q=<vid:pid:letters>,…   x=<trouble kind>:<count>,…   o=<driver|->:<speed|->:<source>
+// `from` has a letter per source (SOURCE_LETTERS), `disk` marks a storage device, trouble kinds are TROUBLE_KINDS'
+// keys (counted per device as troubleFor assigns them; x holds those tied to none), `q` the paste's own
+// usb-storage.quirks and each `o` a storage driver seen without an ID. For example:
+//   /check/?platform=pi4&host=pi4&d=174c:55aa,from:td,disk,drv:uas,at:5000M,bcd:0100,reset:2,io-error:1
+const SOURCE_LETTERS = { lsusb: 'l', 'lsusb -t': 't', 'lsusb -v': 'v', dmesg: 'd', probe: 'p', macOS: 'm', ioreg: 'i' };
+const SOURCE_OF_LETTER = Object.fromEntries(Object.entries(SOURCE_LETTERS).map(([name, letter]) => [letter, name]));
+const TOKEN = {
+  id: /^[0-9a-f]{4}:[0-9a-f]{4}$/, driver: /^[A-Za-z0-9_.\/-]{1,64}$/, speed: /^\d{1,6}(?:\.\d{1,3})?M$/,
+  bcd: /^[0-9a-f]{4}$/, number: /^\d{1,6}$/, host: /^[a-z0-9-]{1,24}$/, letters: /^[a-z]{1,26}$/, count: /^[1-9]\d{0,2}$/,
+};
+const MOST_DEVICES = 128; // more than any paste holds; a longer address is cut here rather than read whole
+const MOST_EVENTS = 5000;
+
+function troubleCounts(events) {
+  const counts = new Map();
+  for (const e of events) counts.set(e.kind, (counts.get(e.kind) || 0) + 1);
+  return [...counts].map(([kind, n]) => `${kind}:${n}`);
+}
+
+export function resultQuery(found) {
+  const params = [];
+  if (found.host && TOKEN.host.test(found.host)) params.push(`host=${found.host}`);
+  const trouble = troubleFor(found);
+  for (const d of found.devices) {
+    const parts = [d.id];
+    const letters = d.sources.map((s) => SOURCE_LETTERS[s]).filter(Boolean).join('');
+    if (letters) parts.push(`from:${letters}`);
+    if (d.storage) parts.push('disk');
+    for (const driver of d.drivers) if (TOKEN.driver.test(driver)) parts.push(`drv:${driver}`);
+    if (d.speed && TOKEN.speed.test(d.speed)) parts.push(`at:${d.speed}`);
+    if (d.bcd_device && TOKEN.bcd.test(d.bcd_device)) parts.push(`bcd:${d.bcd_device}`);
+    if (Number.isInteger(d.max_power_ma)) parts.push(`ma:${d.max_power_ma}`);
+    if (Number.isInteger(d.max_streams)) parts.push(`streams:${d.max_streams}`);
+    if (d.offers_uas !== null) parts.push(`uas:${d.offers_uas ? 'yes' : 'no'}`);
+    if (d.uas_refused) parts.push(`refused:${d.uas_refused}`);
+    parts.push(...troubleCounts(trouble.byId.get(d.id) || []));
+    params.push(`d=${parts.join(',')}`);
+  }
+  const quirks = found.quirks.filter((q) => TOKEN.id.test(q.id) && TOKEN.letters.test(q.letters));
+  if (quirks.length) params.push(`q=${quirks.map((q) => `${q.id}:${q.letters}`).join(',')}`);
+  if (trouble.unassigned.length) params.push(`x=${troubleCounts(trouble.unassigned).join(',')}`);
+  for (const o of found.orphans) {
+    const driver = o.driver && TOKEN.driver.test(o.driver) ? o.driver : '-';
+    const speed = o.speed && TOKEN.speed.test(o.speed) ? o.speed : '-';
+    params.push(`o=${driver}:${speed}:${SOURCE_LETTERS[o.source] || '-'}`);
+  }
+  return params.join('&');
+}
+
+// Trouble events as an address gives them: a kind and a count, no line, and the device it was pinned on. Each
+// kind counts once per device, and a crafted address cannot make more events than MOST_EVENTS in all.
+function troubleEvents(tokens, owner, events) {
+  const seen = new Set();
+  for (const token of tokens) {
+    const [kind, count] = token.split(':');
+    if (!TROUBLE_KINDS[kind] || seen.has(kind) || !TOKEN.count.test(count || '')) continue;
+    seen.add(kind);
+    for (let i = 0; i < Number(count) && events.length < MOST_EVENTS; i += 1) events.push({ kind, line: null, owner });
+  }
+}
+
+// The result an address holds, in analysePaste's shape; null when it holds none (no `d` and no `o`). Anything that
+// does not read as the format says is left out, so a hand-edited or cut address shows what is left of it.
+export function resultFromQuery(params) {
+  if (!params.has('d') && !params.has('o')) return null;
+  const devices = new Map();
+  const trouble = [];
+  for (const value of params.getAll('d').slice(0, MOST_DEVICES)) {
+    const [id, ...tokens] = value.split(',');
+    if (!TOKEN.id.test(id) || devices.has(id)) continue;
+    const device = newDevice(id);
+    const troubleTokens = [];
+    for (const token of tokens) {
+      const at = token.indexOf(':');
+      const [key, arg] = at === -1 ? [token, ''] : [token.slice(0, at), token.slice(at + 1)];
+      if (key === 'disk' && !arg) device.storage = true;
+      else if (key === 'from') device.sources = [...new Set([...arg].map((l) => SOURCE_OF_LETTER[l]).filter(Boolean))];
+      else if (key === 'drv' && TOKEN.driver.test(arg) && !device.drivers.includes(arg)) device.drivers.push(arg);
+      else if (key === 'at' && TOKEN.speed.test(arg)) device.speed = arg;
+      else if (key === 'bcd' && TOKEN.bcd.test(arg)) device.bcd_device = arg;
+      else if (key === 'ma' && TOKEN.number.test(arg)) device.max_power_ma = Number(arg);
+      else if (key === 'streams' && TOKEN.number.test(arg)) device.max_streams = Number(arg);
+      else if (key === 'uas' && (arg === 'yes' || arg === 'no')) device.offers_uas = arg === 'yes';
+      else if (key === 'refused' && (arg === 'blacklisted' || arg === 'ignored')) device.uas_refused = arg;
+      else if (TROUBLE_KINDS[key]) troubleTokens.push(token);
+    }
+    settleDriver(device);
+    troubleEvents(troubleTokens, id, trouble);
+    devices.set(id, device);
+  }
+  troubleEvents((params.get('x') || '').split(','), null, trouble);
+  const quirks = [];
+  for (const entry of (params.get('q') || '').split(',')) {
+    const [id, letters] = [entry.slice(0, 9), entry.slice(10)];
+    if (TOKEN.id.test(id) && entry[9] === ':' && TOKEN.letters.test(letters) && !quirks.some((q) => q.id === id)) quirks.push({ id, letters });
+  }
+  const orphans = [];
+  for (const value of params.getAll('o').slice(0, MOST_DEVICES)) {
+    const [driver, speed, letter] = value.split(':');
+    if (driver === undefined || speed === undefined || !SOURCE_OF_LETTER[letter]) continue;
+    orphans.push({ driver: TOKEN.driver.test(driver) && driver !== '-' ? driver : null,
+      speed: TOKEN.speed.test(speed) ? speed : null, where: null, source: SOURCE_OF_LETTER[letter] });
+  }
+  const host = params.get('host');
+  return { devices: [...devices.values()], orphans, host: host && TOKEN.host.test(host) ? host : null, model: null,
+    quirks, trouble, linked: true };
+}

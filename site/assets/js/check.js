@@ -2,7 +2,7 @@
 // quirks and a quirk line. Data: only the files the paste needs (ids.js): the kernel's letters, and for each
 // found ID its vendor's shard of known IDs and, when the database has one, its own file (products, distributions,
 // kernel entries, expectation); usb.ids names only when an ID no record has comes up.
-import { analysePaste, platformForHost, troubleFor, uasDetectDecision, TROUBLE_KINDS } from './check-core.js';
+import { analysePaste, platformForHost, resultFromQuery, resultQuery, troubleFor, uasDetectDecision, TROUBLE_KINDS } from './check-core.js';
 import { builtinFor, buildLine, flagText, mergeEntries, overlaps, preserveBuiltin, valueLength } from './quirks-core.js';
 import { badge, code, el, fillQuirkLine, platformLabel, platforms, words } from './ui.js';
 import { loadIdFiles, loadKernel, loadUsbIds } from './ids.js';
@@ -19,17 +19,26 @@ function init(form) {
   const base = { adapter: form.dataset.adapterBase, usb: form.dataset.usbBase, quirks: form.dataset.quirksPage, report: form.dataset.reportUrl };
   let chosenByUser = false;
   let generation = 0;
+  // A result read from the address (a link someone shared); it stands until something is pasted.
+  let linked = resultFromQuery(new URLSearchParams(location.search));
   form.hidden = false;
 
   async function run() {
     const mine = ++generation;
     const text = paste.value;
-    if (!text.trim()) {
+    const fromLink = !text.trim() && linked !== null;
+    if (!text.trim() && !fromLink) {
       results.replaceChildren(explainEmpty());
       status.textContent = 'Paste some output first.';
       return;
     }
-    const found = analysePaste(text);
+    if (!fromLink) linked = null;
+    const found = fromLink ? linked : analysePaste(text);
+    if (fromLink && !found.devices.length && !found.orphans.length) {
+      results.replaceChildren();
+      status.textContent = 'This link holds no check result this page can read. Paste your output to check it.';
+      return;
+    }
     const detected = platformForHost(found.host, platforms);
     if (detected && !chosenByUser) select.value = detected;
     status.textContent = 'Checking…';
@@ -56,13 +65,18 @@ function init(form) {
     const view = render(text, found, detected, { adapters: byId, kernel, distributions, platform: select.value, base, usbids, idFiles, related: loaded.related });
     results.replaceChildren(...view.nodes);
     status.textContent = view.status;
+    // The address now holds what was found (never the paste), so the result can be linked and reloaded.
+    const query = found.devices.length || found.orphans.length ? resultQuery(found) : '';
+    history.replaceState(history.state, '', query ? `${location.pathname}?platform=${select.value}&${query}` : location.pathname);
   }
 
   form.addEventListener('submit', (event) => { event.preventDefault(); run(); });
   select.addEventListener('change', () => { chosenByUser = true; if (results.childElementCount) run(); });
   const query = new URLSearchParams(location.search);
   if (query.get('platform') && platforms[query.get('platform')]) { select.value = query.get('platform'); chosenByUser = true; }
-  if (query.get('ids')) {
+  if (linked) {
+    run();
+  } else if (query.get('ids')) {
     paste.value = query.get('ids').split(/[\s,]+/).filter(Boolean).join('\n');
     run();
   }
@@ -307,7 +321,13 @@ function render(text, found, detected, ctx) {
     relevant.length !== found.devices.length ? `, ${relevant.length} of them storage adapters or IDs uasdb or Linux knows` : '',
     '. Verdicts are for a ', platformLabel(platform),
     detected ? ` (the paste names ${found.model || 'it'})` : ' (choose your computer above)', '.');
-  nodes.push(el('h2', { id: 'check-found' }, 'What your paste shows'), summary);
+  nodes.push(el('h2', { id: 'check-found' }, found.linked ? 'What the linked paste showed' : 'What your paste shows'), summary);
+  if (found.linked) {
+    nodes.push(el('p', { class: 'notice', 'data-linked-result': '' }, 'This result comes from a link. It holds what a paste showed: the USB IDs, ',
+      'drivers, link speeds, firmware and power figures and the kinds of dmesg trouble, never the paste itself (no names, ',
+      'serial numbers or log lines). Paste your own output above to check yours.'));
+  }
+  nodes.push(linkButton());
   if (found.quirks.length) {
     nodes.push(el('p', {}, 'Your kernel command line already has ', code(buildLine(found.quirks.map((q) => ({ id: q.id, letters: q.letters }))))));
   }
@@ -386,7 +406,7 @@ function render(text, found, detected, ctx) {
     nodes.push(el('section', { class: 'orphans', 'aria-labelledby': 'check-orphans' }, el('h2', { id: 'check-orphans' }, 'Drivers without a USB ID'),
       el('ul', {}, found.orphans.map((o) => el('li', { 'data-driver': o.driver || '' },
         'A mass-storage device on ', o.driver ? code(o.driver) : 'no driver', o.speed ? ` at ${o.speed}` : '',
-        ` (${o.where}, from ${o.source}).`))),
+        ` (${o.where ? `${o.where}, ` : ''}from ${o.source}).`))),
       el('p', {}, found.orphans.some((o) => o.source === 'ioreg')
         ? ['Its USB ID is not in the paste: add the output of ', code('system_profiler SPUSBDataType'), ' or ', code('ioreg -l'), '.']
         : ['Its USB ID is not in the paste: add the output of ', code('lsusb'), ', which prints it as ', code('ID 152d:0578'), '.'])));
@@ -416,6 +436,14 @@ function copyButton(target, label) {
   return button;
 }
 
+// "Copy link to this result": the address holds the result (resultQuery) once a check has run.
+function linkButton() {
+  if (!navigator.clipboard) return null;
+  const button = el('button', { type: 'button', class: 'copy copy-link', 'data-copy-link': '' }, 'Copy link to this result');
+  wireCopyButton(button, { get textContent() { return location.href; } });
+  return el('p', { class: 'check-link' }, button);
+}
+
 // dmesg trouble for one device: what kinds, and the lines themselves (the first few).
 function troubleItem(events, device) {
   const counts = new Map();
@@ -431,6 +459,7 @@ function troubleItem(events, device) {
 }
 
 function troubleList(events) {
+  if (events.every((e) => !e.line)) return el('p', { class: 'small' }, 'The dmesg lines themselves are not in the link: ask for the paste to see them.');
   const shown = events.slice(0, 6);
   return el('pre', { class: 'trouble-lines' }, shown.map((e) => e.line.trim()).join('\n')
     + (events.length > shown.length ? `\n… ${events.length - shown.length} more` : ''));

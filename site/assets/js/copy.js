@@ -1,5 +1,6 @@
 // Copy buttons next to quirk lines: copy the exact text of the element named by data-copy.
 export function wireCopyButton(button, source) {
+  const label = button.textContent; // "Copy", or what the button says it copies
   button.hidden = false;
   button.addEventListener('click', async () => {
     try {
@@ -8,7 +9,7 @@ export function wireCopyButton(button, source) {
     } catch (err) {
       button.textContent = 'Select and copy';
     }
-    setTimeout(() => { button.textContent = 'Copy'; }, 2000);
+    setTimeout(() => { button.textContent = label; }, 2000);
   });
 }
 

@@ -1,5 +1,8 @@
 // Search over the built site with Pagefind's JS API, loaded from our own origin on first use.
 // Results are built with DOM methods; Pagefind's excerpt is parsed inertly and only its text and <mark>s kept.
+// Typos are corrected against the export's vocabulary (search-words.js), and a chip, vendor or USB ID named among
+// the words puts its pages first.
+import { indexVocabulary, readQuery } from './search-words.js';
 function safeExcerpt(html) {
   const fragment = document.createDocumentFragment();
   const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
@@ -26,9 +29,6 @@ export function usbIdOf(q) {
   if (m) return `${m[1]}:${m[2]}`;
   const line = text.match(/\bid ([0-9a-f]{4}):([0-9a-f]{4})\b/);
   return line ? `${line[1]}:${line[2]}` : null;
-}
-function normaliseQuery(q) {
-  return usbIdOf(q) || q;
 }
 
 // The search's state in the address bar (?q=…&chipset=…), so a search can be linked and survives reload.
@@ -75,6 +75,9 @@ export function initSearch(form) {
   const ownsUrl = form.hasAttribute('data-address-state');
   const idNote = el('p', { class: 'search-id-note', hidden: '' });
   results.before(idNote);
+  const suggest = el('p', { class: 'search-suggest', 'aria-live': 'polite', hidden: '' });
+  idNote.before(suggest);
+  let asTyped = null; // a query the visitor asked to search as typed, not corrected
 
   async function load() {
     if (pagefind) return pagefind;
@@ -90,6 +93,15 @@ export function initSearch(form) {
       });
     }
     return loading;
+  }
+
+  let vocabulary = null;
+  function loadVocabulary() {
+    if (!vocabulary) {
+      // Optional: without it the search still runs, only uncorrected.
+      vocabulary = fetch(form.dataset.vocabulary).then((r) => (r.ok ? r.json() : null)).then(indexVocabulary).catch(() => null);
+    }
+    return vocabulary;
   }
 
   function activeFilters() {
@@ -109,22 +121,33 @@ export function initSearch(form) {
     if (!raw && Object.keys(filters).length === 0) {
       results.replaceChildren();
       idNote.hidden = true;
+      suggest.hidden = true;
       status.textContent = '';
       return;
     }
-    const usbId = raw ? usbIdOf(raw) : null;
-    const search = await module.debouncedSearch(raw ? normaliseQuery(raw) : null, { filters }, 60);
+    const wholeId = raw ? usbIdOf(raw) : null;
+    const vocab = raw && !wholeId ? await loadVocabulary() : null;
+    if (mine !== generation) return;
+    const meant = raw && !wholeId ? readQuery(raw, vocab, raw !== asTyped)
+      : { search: raw, suggestion: null, chips: [], vendors: [], usbId: null };
+    const usbId = wholeId || meant.usbId;
+    const search = await module.debouncedSearch(wholeId || meant.search || null, { filters }, 60);
     if (search === null || mine !== generation) return;
+    showSuggestion(meant.suggestion, raw);
     const pending = search.results.slice(0, 20).map((r) => r.data());
-    if (usbId) {
+    if (usbId || meant.chips.length || meant.vendors.length) {
       // An ID's own page goes first when it has one (filters narrow the adapters, so then it is left out);
-      // otherwise say plainly that no product reports the ID.
-      const [items, own] = await Promise.all([Promise.all(pending), idResult(usbId)]);
+      // otherwise say plainly that no product reports the ID. Then a named chip's page and its adapters, then
+      // the named vendor's adapters, then the rest.
+      const [items, own, leads] = await Promise.all([Promise.all(pending), usbId ? idResult(usbId) : null,
+        leadResults(module, meant, filters)]);
       if (mine !== generation) return;
-      if (own) idNote.hidden = true;
+      if (!usbId || own) idNote.hidden = true;
       else noExactMatch(usbId, mine);
       const first = own && Object.keys(filters).length === 0 ? [own] : [];
-      render([...first, ...items], search.results.length + first.length);
+      const pool = ranked([...items, ...leads], meant).filter((item) => !first.some((f) => f.url === item.url));
+      const total = pool.length + Math.max(0, search.results.length - items.length) + first.length;
+      render([...first, ...pool].slice(0, 20), total);
       return;
     }
     idNote.hidden = true;
@@ -136,6 +159,53 @@ export function initSearch(form) {
     const top = await Promise.all(pending);
     if (mine !== generation) return;
     render(top, search.results.length);
+  }
+
+  // The pages of the chips and vendors a query names (readQuery): each chip's own page (the result of a search for
+  // its name that is its page) and its adapters, and each vendor's adapters, by the search's own filters. A chip or
+  // vendor the visitor's filters already rule out adds nothing.
+  async function leadResults(module, meant, filters) {
+    const found = [];
+    const data = async (search, count) => Promise.all(search.results.slice(0, count).map((r) => r.data()));
+    for (const [name, id] of meant.chips) {
+      if (filters.chipset && filters.chipset !== name) continue;
+      if (Object.keys(filters).length === 0) {
+        const own = (await data(await module.search(name), 5)).find((d) => d.url === `${form.dataset.chipsetBase}${id}/`);
+        if (own) found.push(own);
+      }
+      found.push(...await data(await module.search(null, { filters: { ...filters, chipset: name } }), 20));
+    }
+    for (const label of meant.vendors) {
+      if (filters.vendor && filters.vendor !== label) continue;
+      found.push(...await data(await module.search(null, { filters: { ...filters, vendor: label } }), 20));
+    }
+    return found;
+  }
+
+  // One entry per page, the named chip's own page first, then the pages that match more of what the query names
+  // (its chip counts twice a vendor), otherwise in the search's order.
+  function ranked(items, meant) {
+    const seen = new Set();
+    const unique = items.filter((item) => !seen.has(item.url) && seen.add(item.url));
+    const chipPages = new Set(meant.chips.map(([, id]) => `${form.dataset.chipsetBase}${id}/`));
+    const has = (item, key, value) => ((item.filters && item.filters[key]) || []).includes(value);
+    const score = (item) => (chipPages.has(item.url) ? 100 : 0)
+      + 2 * meant.chips.filter(([name]) => has(item, 'chipset', name)).length
+      + meant.vendors.filter((label) => has(item, 'vendor', label)).length;
+    return unique.map((item, index) => ({ item, index, score: score(item) }))
+      .sort((a, b) => b.score - a.score || a.index - b.index).map((entry) => entry.item);
+  }
+
+  // "Did you mean Samsung T7?": the results are for the corrected words; one press searches the words as typed.
+  function showSuggestion(suggestion, raw) {
+    if (!suggestion) {
+      suggest.hidden = true;
+      return;
+    }
+    const typed = el('button', { type: 'button', class: 'search-as-typed' }, `Search for “${raw}” as typed`);
+    typed.addEventListener('click', () => { asTyped = raw; run(); input.focus(); });
+    suggest.replaceChildren('Did you mean ', el('strong', {}, suggestion), '? Showing results for it. ', typed);
+    suggest.hidden = false;
   }
 
   // USB ID pages are not in the search index (they repeat their products' text): whether an ID has a page,
@@ -169,10 +239,13 @@ export function initSearch(form) {
     const report = new URL(form.dataset.reportUrl);
     report.searchParams.set('title', `${report.searchParams.get('title') || ''}${usbId}`);
     report.searchParams.set('usb_id', usbId);
+    // replaceChildren takes nodes and strings only (an array would be printed as its String()), so the
+    // sentence is spread flat here, as `el` does for its children.
+    const vendorWords = vendor ? ['usb.ids names vendor ', el('code', {}, usbId.split(':')[0]), ` ${vendor}. `]
+      : ['usb.ids does not name vendor ', el('code', {}, usbId.split(':')[0]), '. '];
     idNote.replaceChildren(
       el('strong', {}, 'No product in uasdb reports ', el('code', {}, usbId), '.'), ' ',
-      vendor ? ['usb.ids names vendor ', el('code', {}, usbId.split(':')[0]), ` ${vendor}. `]
-        : ['usb.ids does not name vendor ', el('code', {}, usbId.split(':')[0]), '. '],
+      ...vendorWords,
       'Results below match other IDs or words. ',
       el('a', { href: `${form.dataset.checkPage}?ids=${usbId}` }, 'Check this ID'),
       ' (what Linux does with it by itself) or ', el('a', { href: report.href, 'data-report-link': '' }, 'add your report'), '.');
