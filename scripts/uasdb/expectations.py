@@ -18,6 +18,7 @@ calibrated on the leave-one-out figures), and `decide` gives an expectation, "re
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -163,6 +164,7 @@ class Related:
         self.linuxhw = {f"{d['vid']}:{d['pid']}": d for d in (linuxhw or {}).get("devices", [])}
         self._classes: Dict[Tuple[str, str, str], Optional[str]] = {}
         self._groups: Dict[Any, Dict[str, List[str]]] = {}
+        self._member_sets: Dict[int, Tuple[List[str], frozenset]] = {}
 
     # -- evidence, one source at a time ----------------------------------------------------------------
 
@@ -232,22 +234,31 @@ class Related:
 
     def _group_items(self, groups: Mapping[str, List[str]], skip: Iterable[str], platform: str, tier: int, kind: str,
                      what_they_share: str, link: Dict[str, Any]) -> List[Item]:
-        skip = set(skip)
+        skip = skip if isinstance(skip, (set, frozenset)) else set(skip)
         items = []
         for direction, members in groups.items():
-            others = [m for m in members if m not in skip]
-            if not others:
+            # A chip's group can hold thousands of products: count the others without copying the group, and
+            # name only the first few (`count` says how many there are).
+            count = len(members) - len(self._member_set(members) & skip)  # set & set walks the smaller one
+            if not count:
                 continue
-            names = ", ".join(self.adapters[m]["name"] for m in others[:3]) + (", …" if len(others) > 3 else "")
+            shown = list(itertools.islice((m for m in members if m not in skip), LINKED_PRODUCTS))
+            names = ", ".join(self.adapters[m]["name"] for m in shown[:3]) + (", …" if count > 3 else "")
             verb = {"works": ("works", "work"), "needs-quirk": ("needs a quirk or fails", "need a quirk or fail"),
                     "no-uas": ("runs without UAS", "run without UAS"), "boots": ("boots", "boot"),
                     "workaround": ("boots with a workaround", "boot with a workaround"),
-                    "no-boot": ("does not boot reliably", "do not boot reliably")}[direction][len(others) != 1]
-            who = f"{len(others)} product{'s' if len(others) != 1 else ''} with {what_they_share}"
-            # The first few products stand for the group (a chip can have thousands); `count` says how many.
+                    "no-boot": ("does not boot reliably", "do not boot reliably")}[direction][count != 1]
+            who = f"{count} product{'s' if count != 1 else ''} with {what_they_share}"
             items.append(Item(tier, direction, kind, f"{who} {verb} on a {short_platform(platform)} ({names})",
-                              dict(link, adapters=others[:LINKED_PRODUCTS], count=len(others), platform=platform)))
+                              dict(link, adapters=shown, count=count, platform=platform)))
         return items
+
+    def _member_set(self, members: List[str]) -> frozenset:
+        key = id(members)
+        cached = self._member_sets.get(key)
+        if cached is None or cached[0] is not members:
+            cached = self._member_sets[key] = (members, frozenset(members))
+        return cached[1]
 
     def same_id_items(self, adapter_id: str, ids: Sequence[Mapping[str, Any]], platform: str, question: str,
                       tier: int) -> List[Item]:
@@ -463,7 +474,9 @@ def evaluate(related: Related) -> Dict[str, Any]:
                 if truth is None:
                     continue
                 hidden, urls = _hide(adapter, platform)
-                expectation = related.expect(hidden, adapter_verdict(hidden), platform, question, urls)
+                # A platform's verdict reads only that platform's reports (uas_finding, boot_finding), so the
+                # product's verdicts elsewhere are the same without the hidden ones: no need to judge it again.
+                expectation = related.expect(hidden, verdict, platform, question, urls)
                 if expectation.basis and expectation.basis[0].tier == 0:
                     continue  # the kernel's table for today's Linux, not a guess: older reports cannot grade it
                 cells.append({"adapter": adapter_id, "platform": platform, "question": question, "truth": truth,
