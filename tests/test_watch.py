@@ -71,11 +71,14 @@ def test_an_edit_rewrites_only_the_files_it_changes(tree, monkeypatch):
     """Hugo's server rebuilds on every file event: after one record's edit the watcher leaves the API files that
     did not change untouched (same inode, same mtime), replaces a changed file whole (a new file renamed over the
     old one, so Hugo's server never reads it half-written), and drops files the export no longer has."""
-    # In a checkout, generated_at is the last commit touching data/ and stays put between edits; this copy of the
-    # records is outside git, so pin it the same way.
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    # Outside git (as this copy of the records is) the export's time is "now", a new one on every export; the
+    # watcher keeps its first, or every file would change with it.
+    import uasdb.export
+    moments = iter(f"2026-01-01T00:00:{n:02d}Z" for n in range(60))
+    monkeypatch.setattr(uasdb.export, "_generated_at", lambda pathspecs=(): next(moments))
     data, out = tree
-    assert refresh(out, [data]) == []
+    state = State()
+    assert refresh(out, [data], state) == []
     api = out / "static" / "api" / "v1"
     files = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in api.rglob("*.json")}
     rows_inode = (out / ROWS).stat().st_ino
@@ -83,7 +86,7 @@ def test_an_edit_rewrites_only_the_files_it_changes(tree, monkeypatch):
     stale.write_text("{}", encoding="utf-8")
     record = data / "adapters" / "fixture-naughty-jms.yaml"
     record.write_text(record.read_text(encoding="utf-8").replace("\nname: ", "\nname: Edited ", 1), encoding="utf-8")
-    assert refresh(out, [data]) == []
+    assert refresh(out, [data], state) == []
     changed = {p for p, seen in files.items() if (p.stat().st_ino, p.stat().st_mtime_ns) != seen}
     assert api / "adapters" / "fixture-naughty-jms.json" in changed
     assert api / "kernel.json" not in changed and len(changed) < len(files) / 2

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from . import __version__
+from . import __version__, relax_gc
 
 
 def _print_problems(problems, out=sys.stdout) -> None:
@@ -253,6 +253,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         from .probe.cli import main as probe_main
         return probe_main(argv[1:])
     args = build_parser().parse_args(argv)
+    relax_gc()
     try:
         return args.func(args)
     except ReferenceDataError as error:

@@ -21,6 +21,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .paths import DATA_DIR
 from .database import LoadCache
+from . import relax_gc
 from .export import COMMON_JSON, BuildCache, EncodeMemo, export_files, prepare, record_folders
 
 Snapshot = Dict[str, Tuple[int, int]]
@@ -50,6 +51,9 @@ class State:
         self.build = BuildCache()
         self.memo = EncodeMemo()
         self.written: Dict[str, str] = {}
+        # The envelope's time, fixed at the first export: outside git (or before the first commit) it would be
+        # "now" on every edit and change every file the preview serves.
+        self.generated_at: Optional[str] = None
 
 
 def _existing(out_dir: Path) -> Set[str]:
@@ -120,7 +124,9 @@ def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None, state: Op
             _replace(out_dir, COMMON_JSON, json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n")
             state.written.pop(COMMON_JSON, None)
         return problems or ["export refused the data (run `uasdb validate`)"]
-    _sync(out_dir, export_files(*prepared, memo=state.memo), state)
+    catalog, generated_at = prepared
+    state.generated_at = state.generated_at or generated_at
+    _sync(out_dir, export_files(catalog, state.generated_at, memo=state.memo), state)
     return []
 
 
@@ -167,6 +173,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--data", type=Path, action="append", help="record trees to watch (default: data/)")
     parser.add_argument("--interval", type=float, default=POLL_SECONDS, help="seconds between polls")
     args = parser.parse_args(argv)
+    relax_gc()
     try:
         return watch(args.out, args.data or [DATA_DIR], args.interval)
     except KeyboardInterrupt:
