@@ -72,3 +72,16 @@ LIST_PLATFORMS: Tuple[str, ...] = tuple(name for name, spec in _PLATFORMS.items(
 BUY_PAGES: Dict[str, Dict[str, str]] = {name: dict(_PLATFORMS[name]["buy"]) for name in FOCUS_PLATFORMS
                                          if "buy" in _PLATFORMS[name]}
 BOOT_FOCUS_PLATFORMS: Tuple[str, ...] = tuple(name for name in FOCUS_PLATFORMS if _PLATFORMS[name]["pi"])
+
+
+def _field_titles(field: str) -> Dict[str, str]:
+    """A top-level enum of the adapter schema, in its order, each value with its `x-uasdb-titles` title."""
+    node = json.loads(SCHEMA.read_text(encoding="utf-8"))["properties"][field]
+    titles = node.get("x-uasdb-titles", {})
+    return {value: titles.get(value, value) for value in node["enum"]}
+
+
+# What sort of product (`kind`) and what drive it takes (`drive_interface`), in the schema's words: the what-to-buy
+# pages' filters offer them.
+KIND_TITLES: Dict[str, str] = _field_titles("kind")
+DRIVE_INTERFACE_TITLES: Dict[str, str] = _field_titles("drive_interface")

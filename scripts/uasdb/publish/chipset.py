@@ -1,7 +1,9 @@
 """The chipset page's model (/api/v1/chipsets/<id>.json); /api/v1/chipsets.json lists every chipset."""
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping
+from typing import Any, Dict, List, Mapping, Sequence
+
+from .facets import facets, slug
 
 KERNEL_KEYS = ("kernel", "kernel_groups", "kernel_by_itself", "kernel_runtime", "smartctl", "smart_blocked")
 
@@ -22,3 +24,17 @@ def model(chipset: Mapping[str, Any], catalog: Mapping[str, Any], rows: Mapping[
                         explain="above" if explained else True))
         explained = explained or probes
     return dict(chipset, page={"rows": [rows[i] for i in chipset["adapters"]], "usb": usb})
+
+
+# The chipset list's filters: who makes the chip, and whether it speaks UAS (the record's `uas`, as `uas_label`).
+UAS = {"yes": "Supports UAS", "no": "No UAS", "unknown": "Not known"}
+
+
+def index(catalog: Mapping[str, Any]) -> List[Dict[str, Any]]:
+    """/api/v1/chipsets.json: every chipset as the catalog has it, with what the list's filters match (`facets`)."""
+    return [dict(c, facets={"maker": [slug(c["maker"])], "uas": [c["uas_label"]]}) for c in catalog["chipsets"]]
+
+
+def index_filters(rows: Sequence[Mapping[str, Any]]) -> List[Dict[str, Any]]:
+    makers = {slug(m): m for m in sorted({r["maker"] for r in rows}, key=str.casefold)}
+    return facets([r["facets"] for r in rows], [("maker", "Maker", makers), ("uas", "UAS", UAS)])

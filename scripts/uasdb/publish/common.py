@@ -35,9 +35,11 @@ def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
     }
 
 
-def pages(catalog: Mapping[str, Any]) -> Dict[str, List[Dict[str, Any]]]:
+def pages(catalog: Mapping[str, Any], filters: Mapping[str, List[Dict[str, Any]]]) -> Dict[str, Any]:
     """What site/content/_content.gotmpl makes: for each page its path, title, description, dates and old
-    addresses, and the address of its model file."""
+    addresses, and the address of its model file; and `filters`, the filters of the long index pages (usb,
+    chipsets, naughty, nice; publish/facets.py), which _content.gotmpl passes in each page's params: usb.json and
+    chipsets.json are lists, with no place for them, and the lists' pages read theirs the same way."""
     adapters = []
     for a in catalog["adapters"]:
         dates = {}
@@ -60,4 +62,4 @@ def pages(catalog: Mapping[str, Any]) -> Dict[str, List[Dict[str, Any]]]:
             "description": f"USB storage adapters and enclosures you can order, ranked by the evidence that UAS works on "
                            f"{b['label']}{' and that it boots' if b['pi'] else ''}.",
             "model": f"api/v1/buy/{b['slug']}.json"} for name, b in catalog["buy"].items()]
-    return {"adapters": adapters, "chipsets": chipsets, "usb": usb, "buy": buy}
+    return {"adapters": adapters, "chipsets": chipsets, "usb": usb, "buy": buy, "filters": dict(filters)}

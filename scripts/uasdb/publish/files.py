@@ -13,6 +13,7 @@ from ..search_vocabulary import VOCABULARY_FILE, vocabulary
 from ..reference import load_usbids
 from ..rules.removals import PAGE_FOLDERS
 from . import adapter as adapter_page
+from . import buy as buy_page
 from . import chipset as chipset_page
 from . import lists as lists_page
 from . import usb as usb_page
@@ -209,12 +210,20 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     def as_json(path: str, payload: Any) -> Tuple[str, List[str]]:
         return f"{API}/{path}", [dumps(path, _wrap(payload, generated_at)), "\n"]
 
-    yield COMMON_JSON, [dumps(COMMON_JSON, common(catalog, generated_at)), "\n"]
-    yield PAGES_JSON, [dumps(PAGES_JSON, pages(catalog)), "\n"]
-    yield "data/api_index.json", [dumps("api-index", api_index.index_model(catalog)), "\n"]  # the /api/v1/ page
-    yield VOCABULARY_FILE, [dumps(VOCABULARY_FILE, vocabulary(catalog)), "\n"]  # the search's "did you mean"
     chipsets = {c["id"]: c for c in catalog["chipsets"]}
     adapters = {a["id"]: a for a in catalog["adapters"]}
+    # The long index pages and their filters (publish/facets.py), which pages.json hands each page in its params.
+    usb_rows, chipset_rows = usb_page.index(catalog, adapters), chipset_page.index(catalog)
+    lists = lists_page.model(catalog, adapters)
+    kernel = catalog.get("kernel") or {}
+    filters = {"usb": usb_page.index_filters(usb_rows, kernel.get("version")),
+               "chipsets": chipset_page.index_filters(chipset_rows),
+               "naughty": lists_page.filters(lists["entries"]["naughty"]),
+               "nice": lists_page.filters(lists["entries"]["nice"] + lists["entries"]["pending"])}
+    yield COMMON_JSON, [dumps(COMMON_JSON, common(catalog, generated_at)), "\n"]
+    yield PAGES_JSON, [dumps(PAGES_JSON, pages(catalog, filters)), "\n"]
+    yield "data/api_index.json", [dumps("api-index", api_index.index_model(catalog)), "\n"]  # the /api/v1/ page
+    yield VOCABULARY_FILE, [dumps(VOCABULARY_FILE, vocabulary(catalog)), "\n"]  # the search's "did you mean"
     # Each adapter is encoded once without its page (adapters.json, the whole database) and its own file adds the
     # page to that text: the export's largest cost is encoding adapters, and a verdict unchanged since the last
     # export (the same object, BuildCache) is not encoded again.
@@ -234,11 +243,10 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     del core
     rows = {a["id"]: adapter_row(a, chipsets) for a in catalog["adapters"]}
     yield as_json("adapter-rows.json", list(rows.values()))
-    yield as_json("chipsets.json", catalog["chipsets"])
+    yield as_json("chipsets.json", chipset_rows)
     for chipset in catalog["chipsets"]:
         yield as_json(f"chipsets/{chipset['id']}.json", chipset_page.model(chipset, catalog, rows))
-    yield as_json("usb.json", usb_page.index(catalog, adapters))
-    kernel = catalog.get("kernel") or {}
+    yield as_json("usb.json", usb_rows)
     for key, slot in catalog["usb"].items():
         model = usb_page.model(key, slot, catalog, adapters, rows, chipsets)
         # What the check page and the quirk builder need of the kernel for this ID, in kernel.json's shapes.
@@ -258,11 +266,9 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     yield as_json("shards.json", {"ids": sorted(f"{vid}/{head}" for vid, head in shards), "usbids": sorted(names)})
     yield as_json("kernel-letters.json", {k: v for k, v in kernel.items() if k not in ("builtin", "groups")})
     yield as_json("quirk-index.json", quirk_index(catalog))
-    yield as_json("lists.json", lists_page.model(catalog, adapters))
+    yield as_json("lists.json", lists)
     for buy in catalog["buy"].values():
-        others = [{"slug": o["slug"], "short": o["short"]} for name in catalog["buy_order"]
-                  for o in [catalog["buy"][name]] if o["slug"] != buy["slug"]]
-        yield as_json(f"buy/{buy['slug']}.json", dict(buy, others=others))
+        yield as_json(f"buy/{buy['slug']}.json", buy_page.model(buy, catalog, adapters))
     yield as_json("home.json", home(catalog))
     yield as_json("evaluation.json", catalog["expectation_evaluation"])
     yield as_json("kernel.json", catalog["kernel"])

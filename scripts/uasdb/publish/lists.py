@@ -3,9 +3,13 @@
 that no record reports."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping
+from typing import Any, Dict, List, Mapping, Sequence
 
+from .facets import badge_titles, facets, slug
 from .rows import badge
+
+# The lists' filters, one per badge an entry shows.
+FILTERS = {"pi4": "Pi 4 UAS", "pi5": "Pi 5 UAS", "pi4_boot": "Pi 4 boot", "pi5_boot": "Pi 5 boot"}
 
 
 def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:
@@ -14,10 +18,12 @@ def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:
     verdict = adapter["verdict"]
     counted = sorted({n for q in ("uas", "boot") for p in ("pi4", "pi5") for n in verdict[q][p]["counted"]})
     advice = verdict["advice"]
+    badges = {"pi4": badge(verdict["uas"]["pi4"]), "pi5": badge(verdict["uas"]["pi5"]),
+              "pi4_boot": badge(verdict["boot"]["pi4"]), "pi5_boot": badge(verdict["boot"]["pi5"])}
     return {
-        "id": adapter["id"], "name": adapter["name"],
-        "badges": {"pi4": badge(verdict["uas"]["pi4"]), "pi5": badge(verdict["uas"]["pi5"]),
-                   "pi4_boot": badge(verdict["boot"]["pi4"]), "pi5_boot": badge(verdict["boot"]["pi5"])},
+        "id": adapter["id"], "name": adapter["name"], "badges": badges,
+        # The list's filters match the badges' words (FILTERS).
+        "facets": {key: [slug(b["short"])] for key, b in badges.items()},
         "usb_ids": [f"{u['vid']}:{u['pid']}" for u in adapter.get("usb_ids", [])],
         "reasons": verdict["reasons"],
         "quirk_line": verdict["quirk_line"] if advice["scope"] == "pi" else None,
@@ -43,3 +49,9 @@ def model(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]])
     return dict(lists, entries=entries, kernel_only_rows=kernel_only,
                 quirk_entry_rows=[dict(e, adapter_names=names[e["usb_id"]], working=working[e["usb_id"]])
                                   for e in lists.get("naughty_quirk_entries", [])])
+
+
+def filters(entries: Sequence[Mapping[str, Any]]) -> List[Dict[str, Any]]:
+    """The filters a list page offers over its entries (the nice page's include its pending ones)."""
+    return facets([e["facets"] for e in entries],
+                  [(key, label, badge_titles(e["badges"][key] for e in entries)) for key, label in FILTERS.items()])

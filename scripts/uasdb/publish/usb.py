@@ -1,8 +1,9 @@
 """The USB ID page's model (/api/v1/usb/<vid>/<pid>.json) and the list of every ID (/api/v1/usb.json)."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from .facets import facets
 from .rows import badge
 
 
@@ -62,8 +63,8 @@ def _join(names: List[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def kernel_flags(slot: Mapping[str, Any]) -> str:
-    """"IGNORE_UAS, NO_REPORT_OPCODES", "decided while probing", or "—": the USB ID list's Linux column."""
+def _kernel_parts(slot: Mapping[str, Any]) -> Tuple[List[str], bool]:
+    """The flags Linux sets for this ID by itself, and whether it decides more while probing the device."""
     flags: List[str] = []
     probe = False
     for entry in slot.get("kernel") or []:
@@ -73,14 +74,36 @@ def kernel_flags(slot: Mapping[str, Any]) -> str:
             flags += [f["name"] for f in check["flags"]]
         else:
             probe = True
-    text = ", ".join(dict.fromkeys(flags))
+    return list(dict.fromkeys(flags)), probe
+
+
+def kernel_flags(slot: Mapping[str, Any]) -> str:
+    """"IGNORE_UAS, NO_REPORT_OPCODES", "decided while probing", or "—": the USB ID list's Linux column."""
+    flags, probe = _kernel_parts(slot)
+    text = ", ".join(flags)
     if probe:
         text += ("; " if text else "") + "decided while probing"
     return text or "—"
 
 
 def index(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]]) -> List[Dict[str, Any]]:
-    """/api/v1/usb.json: one row per ID the site has a page for."""
+    """/api/v1/usb.json: one row per ID the site has a page for, with what the list's filters match (`facets`)."""
     return [{"key": key, "vid": slot["vid"], "pid": slot["pid"], "product": (slot.get("usbids") or {}).get("product"),
              "products": [adapters[i]["name"] for i in slot["adapters"]], "chipsets": slot["chipsets"],
-             "kernel_flags": kernel_flags(slot)} for key, slot in catalog["usb"].items()]
+             "kernel_flags": kernel_flags(slot), "facets": index_facets(slot)} for key, slot in catalog["usb"].items()]
+
+
+# The USB ID list's filters: whether a product in the database reports the ID, and whether Linux treats it specially.
+PRODUCTS = {"yes": "Reported by a product here", "no": "No product here yet"}
+LINUX = {"special": "Treats it specially", "none": "Nothing special"}
+
+
+def index_facets(slot: Mapping[str, Any]) -> Dict[str, List[str]]:
+    flags, probe = _kernel_parts(slot)
+    return {"products": ["yes" if slot["adapters"] else "no"], "linux": ["special" if flags or probe else "none"]}
+
+
+def index_filters(rows: Sequence[Mapping[str, Any]], kernel_version: Optional[str]) -> List[Dict[str, Any]]:
+    """The filters the USB ID list offers over usb.json's rows."""
+    linux = f"Linux {kernel_version}" if kernel_version else "Linux"
+    return facets([r["facets"] for r in rows], [("products", "Products", PRODUCTS), ("linux", linux, LINUX)])
