@@ -13,6 +13,9 @@ PAGES = {
     "chipsets": "/chipsets/", "usb": "/usb/152d/0578/", "usb-ids": "/usb/", "hostile": "/adapters/fixture-hostile/",
     "not-found": "/no-such-page/", "usb-kernel-only": "/usb/2109/0715/", "chipset-asmedia": "/chipsets/asm1153e/",
     "adapter-nvme": "/adapters/fixture-nvme/", "wanted": "/wanted/", "usb-wanted": "/usb/058f/6387/", "api": "/api/v1/",
+    # The filters of the long pages, with a choice made and with nothing left (issue 29).
+    "buy-filtered": "/buy/pi5/?kind=enclosure&boots=untested", "buy-empty": "/buy/pi5/?kind=cable-adapter&boots=yes",
+    "usb-ids-filtered": "/usb/?q=152d&products=yes",
 }
 axe = Axe()
 

@@ -1,4 +1,4 @@
-// Sortable tables (click a column header) and a text filter for tables that ask for one.
+// Sortable tables: click a column header, or on a phone choose the column in a select. Filters: filter.js.
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 function cellValue(row, index) {
@@ -52,50 +52,15 @@ function addSortSelect(tools, sortable) {
   tools.append(label);
 }
 
-function addFilter(tools, table) {
-  const body = table.tBodies[0];
-  const label = document.createElement('label');
-  label.textContent = 'Filter rows';
-  const input = document.createElement('input');
-  input.type = 'search';
-  input.name = 'filter';
-  input.placeholder = 'name, vendor, chipset, USB ID, verdict';
-  label.appendChild(input);
-  const status = document.createElement('span');
-  status.className = 'small';
-  status.setAttribute('role', 'status');
-  tools.append(label, status);
-  const apply = () => {
-    const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
-    let shown = 0;
-    for (const row of body.rows) {
-      const text = row.textContent.toLowerCase();
-      const match = words.every((w) => text.includes(w));
-      row.hidden = !match;
-      if (match) shown += 1;
-    }
-    status.textContent = `${shown} of ${body.rows.length} shown`;
-  };
-  input.addEventListener('input', apply);
-  // ?q= from the search form (the no-JS fallback lands here) pre-fills the filter.
-  const q = new URLSearchParams(location.search).get('q');
-  if (q) { input.value = q; }
-  apply();
-}
-
 export function initTables(root) {
   const sortables = new Map();
   for (const table of root.querySelectorAll('table.sortable')) sortables.set(table, makeSortable(table));
   for (const tools of root.querySelectorAll('[data-table-tools]')) {
     const table = tools.nextElementSibling && tools.nextElementSibling.querySelector('table');
     if (!table) continue;
-    if (tools.hasAttribute('data-filter')) {
-      tools.hidden = false;
-      addFilter(tools, table);
-    }
     if (sortables.get(table)) {
       tools.hidden = false;
-      tools.classList.toggle('sort-only', !tools.hasAttribute('data-filter'));
+      tools.classList.add('sort-only');
       addSortSelect(tools, sortables.get(table));
     }
   }

@@ -1,0 +1,249 @@
+"""The long pages' filters (issue 29): what to buy narrows by kind, drive and booting, the USB ID, chipset and list
+pages by text and their own filters; the choice lives in the address (a link shows the same rows, back and forward
+step through it), the count says how many rows are shown, an empty result says so and clears, the keyboard does it
+all, and without JS every row shows. The choices and their counts are the export's (the page's model); the text
+filter reads "two-bay" as "2-bay"."""
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def model(site, path: str) -> dict:
+    return json.loads((site.public / "api" / "v1" / path).read_text(encoding="utf-8"))["result"]
+
+
+def buy_rows(site, slug: str) -> list:
+    buy = model(site, f"buy/{slug}.json")
+    return [row for section in ("products", "avoid", "expected") for row in buy[section]]
+
+
+def shown(page) -> list:
+    """The product links of the rows a buyer sees, in page order."""
+    return page.locator("main tbody[data-filter-rows] > tr:visible th a").evaluate_all(
+        "(links) => links.map((a) => a.getAttribute('href'))")
+
+
+def expected(rows, **chosen) -> list:
+    return [f"/adapters/{r['id']}/" for r in rows if all(v in r["facets"].get(k, []) for k, v in chosen.items())]
+
+
+def status(page) -> str:
+    return page.locator(".filter-status [role=status]").inner_text()
+
+
+def query(page) -> dict:
+    return {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
+
+
+def test_buy_filters_offer_the_models_choices_and_counts(watched_page, site):
+    page = watched_page
+    page.goto("/buy/pi5/")
+    facets = model(site, "buy/pi5.json")["facets"]
+    assert [f["key"] for f in facets] == ["kind", "drive", "boots"]
+    for facet in facets:
+        select = page.get_by_label(facet["label"], exact=True)
+        options = select.locator("option").all_inner_texts()
+        assert options == ["Any"] + [f"{o['label']} ({o['count']})" for o in facet["options"]]
+    total = len(buy_rows(site, "pi5"))
+    assert status(page) == f"{total} of {total} shown"
+    assert page.problems == []
+
+
+def test_choosing_narrows_the_rows_and_the_address_holds_it(watched_page, site):
+    page = watched_page
+    rows = buy_rows(site, "pi5")
+    page.goto("/buy/pi5/")
+    page.get_by_label("Kind", exact=True).select_option("enclosure")
+    expect(page).to_have_url(re.compile(r"/buy/pi5/\?kind=enclosure$"))
+    assert shown(page) == expected(rows, kind="enclosure")
+    page.get_by_label("Boots Pi 5", exact=True).select_option("untested")
+    assert query(page) == {"kind": "enclosure", "boots": "untested"}
+    want = expected(rows, kind="enclosure", boots="untested")
+    assert 0 < len(want) < len(rows) and shown(page) == want
+    assert status(page) == f"{len(want)} of {len(rows)} shown"
+    # The link reproduces the view in a fresh page.
+    link = page.url
+    fresh = page.context.new_page()
+    fresh.goto(link)
+    assert shown(fresh) == want
+    assert fresh.get_by_label("Kind", exact=True).input_value() == "enclosure"
+    assert fresh.get_by_label("Boots Pi 5", exact=True).input_value() == "untested"
+    assert status(fresh) == status(page)
+    assert page.problems == []
+
+
+def test_back_and_forward_step_through_the_choices(watched_page, site):
+    page = watched_page
+    rows = buy_rows(site, "pi5")
+    page.goto("/buy/pi5/")
+    page.get_by_label("Drive", exact=True).select_option("sata")
+    page.get_by_label("Filter rows").fill("fixturebrand")
+    expect(page).to_have_url(re.compile(r"\?q=fixturebrand&drive=sata$"))
+    typed = shown(page)
+    assert len(typed) < len(expected(rows, drive="sata"))
+    page.go_back()  # the typing was one step
+    expect(page).to_have_url(re.compile(r"\?drive=sata$"))
+    assert page.get_by_label("Filter rows").input_value() == ""
+    assert shown(page) == expected(rows, drive="sata")
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/buy/pi5/$"))
+    assert page.get_by_label("Drive", exact=True).input_value() == ""
+    assert len(shown(page)) == len(rows)
+    page.go_forward()
+    page.go_forward()
+    expect(page).to_have_url(re.compile(r"\?q=fixturebrand&drive=sata$"))
+    assert page.get_by_label("Filter rows").input_value() == "fixturebrand"
+    assert shown(page) == typed
+    assert page.problems == []
+
+
+def test_an_empty_result_says_so_and_clears(watched_page, site):
+    page = watched_page
+    rows = buy_rows(site, "pi5")
+    assert not expected(rows, kind="cable-adapter", boots="yes")
+    page.goto("/buy/pi5/?kind=cable-adapter&boots=yes")
+    assert shown(page) == []
+    assert status(page) == f"No product on this page matches these filters. 0 of {len(rows)} shown."
+    assert page.locator(".filter-none:visible").count() == 0  # the count speaks for the page; no note per table
+    page.get_by_role("button", name="Clear the filters").click()
+    expect(page).to_have_url(re.compile(r"/buy/pi5/$"))
+    assert len(shown(page)) == len(rows)
+    assert page.get_by_role("button", name="Clear the filters").is_hidden()
+    assert page.evaluate("document.activeElement.name") == "q"  # focus stays in the filter
+    assert page.problems == []
+
+
+def test_a_section_left_empty_says_so(watched_page, site):
+    page = watched_page
+    buy = model(site, "buy/pi5.json")
+    nvme = [r for r in buy["products"] if "nvme" in r["facets"]["drive"]]
+    assert nvme and not [r for r in buy["expected"] if "nvme" in r["facets"]["drive"]]
+    page.goto("/buy/pi5/?drive=nvme")
+    assert page.get_by_text("None of the untested products match the filters.").is_visible()
+    assert page.locator("table.buy-expected").is_hidden()
+
+
+def test_a_choice_the_page_does_not_offer_is_dropped_from_the_address(watched_page, site):
+    page = watched_page
+    page.goto("/buy/pi5/?kind=no-such-kind&drive=sata&utm=x")
+    expect(page).to_have_url(re.compile(r"/buy/pi5/\?utm=x&drive=sata$"))
+    assert page.get_by_label("Kind", exact=True).input_value() == ""
+
+
+def test_filters_work_from_the_keyboard(watched_page, site):
+    page = watched_page
+    rows = buy_rows(site, "pi5")
+    page.goto("/buy/pi5/")
+    page.get_by_label("Filter rows").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.name") == "kind"
+    page.keyboard.press("ArrowDown")  # the first choice after "Any"
+    first = model(site, "buy/pi5.json")["facets"][0]["options"][0]["value"]
+    expect(page).to_have_url(re.compile(rf"\?kind={first}$"))
+    assert shown(page) == expected(rows, kind=first)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Clear the filters"
+    page.keyboard.press("Enter")
+    assert len(shown(page)) == len(rows)
+
+
+def test_without_javascript_every_row_shows(browser, site):
+    context = browser.new_context(base_url=site.url, java_script_enabled=False)
+    page = context.new_page()
+    for path, count in [("/buy/pi5/?kind=cable-adapter", len(buy_rows(site, "pi5"))),
+                        ("/usb/?q=152d", len(model(site, "usb.json")))]:
+        page.goto(path)
+        rows = page.locator("main [data-filter-rows] > *")
+        assert rows.count() == count
+        assert all(r.is_visible() for r in rows.all()[:50])
+        assert page.locator("[data-filter-panel]").is_hidden()
+    context.close()
+
+
+@pytest.mark.parametrize("text, query, found", [
+    ('ICY BOX IB-RD3621U3 2-bay 3.5" USB 3.0 RAID enclosure', "two-bay", True),
+    ("Acasis EC-7352 two-bay enclosure", "2-bay", True),
+    ("Thermaltake BlacX Duet USB 3.0 dual-bay SATA dock", "2-bay", True),
+    ("Acasis EC-7352 two-bay enclosure", "2 bay", True),
+    ("Acasis EC-7352 two-bay enclosure", "two bay", True),
+    ("ORICO 9548U3 four-bay 3.5\" USB 3.0", "4-bay", True),
+    ("Yottamaster 5-bay USB 3.1 Gen 2", "2-bay", False),      # "2" is not the bay count here
+    ('Sabrent EC-UASP 2.5" enclosure', "2", True),            # a number alone starts a word: 2.5
+    ("TerraMaster D2-310 USB 3.2 enclosure", "2", False),     # and is a whole number: not D2, 3.2 or 310
+    ("ORICO 12-bay rack", "2-bay", False),
+    ("JMicron JMS578, 152d:0578", "152d:0578", True),
+    ("JMicron JMS578, 152d:0578", "0578", True),
+    ("JMicron JMS578", "jms", True),
+    ("Inateck FE2004 USB 3.0", "usb 3", True),
+    ("Yottamaster 5-bay USB 3.1 Gen 2", "2 bay", False),      # a number before a word counts with it
+    ("Inateck FE2004 USB 3.2 Gen 2", "3.2 gen 2", True),
+    ("Natec Rhino Go", "rhino   go", True),
+    ("Natec Rhino Go", "rhino stop", False),
+    ("Verbatim Store 'n' Go", "store n go", True),
+    ("Café enclosure", "cafe", True),
+])
+def test_the_text_filter_matches_normalised_words(js_modules, text, query, found):
+    assert js_modules.call("filter.js", "m.matches(args[0], args[1])", text, query) is found
+
+
+@pytest.mark.parametrize("path, label, text, facet", [
+    ("/usb/", "Filter IDs", "152d", ("Products", "products", "yes")),
+    ("/chipsets/", "Filter chipsets", "jms", ("Maker", "maker", "jmicron")),
+    ("/naughty/", "Filter the list", "fixturebrand", ("Pi 4 UAS", "pi4", "needs-quirk")),
+    ("/nice/", "Filter the list", "goodcase", ("Pi 4 UAS", "pi4", "works")),
+    ("/adapters/", "Filter rows", "jms567", None),
+])
+def test_index_pages_filter_with_the_address_and_a_count(watched_page, path, label, text, facet):
+    page = watched_page
+    page.goto(path)
+    rows = page.locator("main [data-filter-rows] > *")
+    total = rows.count()
+    page.get_by_label(label).fill(text)
+    expect(page).to_have_url(re.compile(rf"{path}\?q={text}$"))
+    visible = [r for r in rows.all() if r.is_visible()]
+    assert 0 < len(visible) < total
+    assert all(text in r.inner_text().lower() for r in visible)
+    assert status(page) == f"{len(visible)} of {total} shown"
+    if facet:
+        name, key, value = facet
+        page.get_by_label(name, exact=True).select_option(value)
+        assert query(page) == {"q": text, key: value}
+        narrowed = [r for r in rows.all() if r.is_visible()]
+        assert narrowed and all(f"{key}={value}" in r.get_attribute("data-facets").split() for r in narrowed)
+        assert status(page) == f"{len(narrowed)} of {total} shown"
+    page.reload()  # the address restores it
+    assert page.get_by_label(label).input_value() == text
+    assert page.problems == []
+
+
+def test_index_filters_are_the_exports(watched_page, site):
+    page = watched_page
+    pages = json.loads((site.public.parent / "site" / "data" / "generated" / "data" / "pages.json").read_text())
+    for path, key in [("/usb/", "usb"), ("/chipsets/", "chipsets"), ("/naughty/", "naughty"), ("/nice/", "nice")]:
+        page.goto(path)
+        labels = page.locator("[data-filter-panel] select").evaluate_all(
+            "(ss) => ss.map((s) => [s.name, [...s.options].slice(1).map((o) => o.textContent)])")
+        assert labels == [[f["key"], [f"{o['label']} ({o['count']})" for o in f["options"]]] for f in pages["filters"][key]]
+
+
+def test_two_bay_finds_what_2_bay_finds_on_the_real_data(browser, real_site):
+    page = browser.new_page(base_url=real_site.url)
+    page.goto("/adapters/")
+    rows = page.locator("table.adapters tbody tr")
+    found = {}
+    for spelling in ["2-bay", "two-bay", "2 bay", "dual bay"]:
+        page.get_by_label("Filter rows").fill(spelling)
+        found[spelling] = {r.locator("th a").inner_text() for r in rows.all() if r.is_visible()}
+    assert found["2-bay"] == found["two-bay"] == found["2 bay"] == found["dual bay"]
+    names = " ".join(found["2-bay"]).lower()
+    assert "two-bay" in names and "2-bay" in names and "dual-bay" in names  # all three spellings among them
+    page.close()
