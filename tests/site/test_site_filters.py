@@ -2,7 +2,7 @@
 pages by text and their own filters; the choice lives in the address (a link shows the same rows, back and forward
 step through it), the count says how many rows are shown, an empty result says so and clears, the keyboard does it
 all, and without JS every row shows. The choices and their counts are the export's (the page's model); the text
-filter reads "two-bay" as "2-bay"."""
+filter reads "two-bay" as "2-bay". On a phone, names break between words and the tables fit."""
 from __future__ import annotations
 
 import json
@@ -233,6 +233,43 @@ def test_index_filters_are_the_exports(watched_page, site):
         labels = page.locator("[data-filter-panel] select").evaluate_all(
             "(ss) => ss.map((s) => [s.name, [...s.options].slice(1).map((o) => o.textContent)])")
         assert labels == [[f["key"], [f"{o['label']} ({o['count']})" for o in f["options"]]] for f in pages["filters"][key]]
+
+
+# On a phone, what to buy and the USB IDs fit the screen, and product names break only between words (or after a
+# hyphen), never inside one ("StarTech.c om"). On the real data, whose names are long.
+SPLIT_WORDS = """() => {
+  const split = [];
+  for (const a of document.querySelectorAll('main tbody th a')) {
+    const node = a.firstChild;
+    if (!node || node.nodeType !== Node.TEXT_NODE) continue;
+    let at = 0;
+    for (const part of node.nodeValue.split(/(?<=[ -])/)) {
+      const word = part.replace(/[ -]$/, '');
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + word.length);
+      if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) split.push(word);
+      at += part.length;
+    }
+  }
+  return split;
+}"""
+TOO_WIDE = """() => [...document.querySelectorAll('main table')].filter((t) => t.offsetParent)
+  .filter((t) => t.scrollWidth > (t.closest('.scroll') || t.parentElement).clientWidth + 1)
+  .map((t) => t.getAttribute('aria-label') || t.closest('[aria-label]')?.getAttribute('aria-label'))"""
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_on_a_phone_names_keep_their_words_and_tables_fit(browser, real_site, width):
+    context = browser.new_context(base_url=real_site.url, viewport={"width": width, "height": 800})
+    page = context.new_page()
+    for slug in [b["slug"] for b in real_site.export["buy"].values()]:
+        page.goto(f"/buy/{slug}/")
+        assert page.evaluate(SPLIT_WORDS) == [], f"/buy/{slug}/ at {width} px"
+        assert page.evaluate(TOO_WIDE) == [], f"/buy/{slug}/ at {width} px"
+    page.goto("/usb/?q=jms")
+    assert page.evaluate(TOO_WIDE) == []
+    context.close()
 
 
 def test_two_bay_finds_what_2_bay_finds_on_the_real_data(browser, real_site):
