@@ -105,5 +105,9 @@ def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mappi
         "usb_ids": usb_ids,
         "check_ids": ",".join(u["key"] for u in usb_ids),
         "what_to_do": what_to_do,
+        # An ASIN names a listing on Amazon's stores; amazon.com's /dp/ address opens it (and redirects, or says it
+        # is not sold there, for a listing only another country's store has).
+        "asins": [{"asin": a, "url": f"https://www.amazon.com/dp/{a}"}
+                  for a in (adapter.get("product_codes") or {}).get("asin", [])],
         "reports": report_views(adapter, catalog["host_labels"], catalog["verdict_short"]),
     }
