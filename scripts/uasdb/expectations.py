@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .verdicts import PLATFORMS, HOST_PLATFORM, AdapterVerdict, adapter_verdict, short_platform
-from .vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS
+from .vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS, PLATFORM_SHORT
 
 UAS_PLATFORMS = FOCUS_PLATFORMS
 # How many of a group's products an item links to (it gives the group's size as `count`).
@@ -85,9 +85,12 @@ class Item:
     kind: str                      # kernel, same-product, same-id, distribution, same-chip, linuxhw
     text: str
     link: Dict[str, Any] = field(default_factory=dict)
+    # The sentence without the products it names, for a page that links each of them by name after it.
+    summary: Optional[str] = None
 
     def as_dict(self) -> Dict[str, Any]:
-        return {"tier": self.tier, "direction": self.direction, "kind": self.kind, "text": self.text, **self.link}
+        return {"tier": self.tier, "direction": self.direction, "kind": self.kind, "text": self.text,
+                "summary": self.summary or self.text, **self.link}
 
 
 @dataclass
@@ -122,6 +125,11 @@ class Expectation:
     def as_dict(self) -> Dict[str, Any]:
         return {"state": self.state, "verdict": self.verdict, "confidence": self.confidence, "short": self.short,
                 "text": self.text, "tone": "expect", "basis": [item.as_dict() for item in self.basis]}
+
+
+def _on(platform: str) -> str:
+    """"on a Pi 4", "on a Linux PC", "on a Mac", but "on Windows" (the schema's short names)."""
+    return ("on " if platform == "windows" else "on a ") + PLATFORM_SHORT[platform]
 
 
 def _plural(n: int, word: str) -> str:
@@ -206,7 +214,7 @@ class Related:
                     "boots": "boots", "workaround": "boots with a workaround", "no-boot": "does not boot reliably"}[cls]
             why = CROSSING.get((other, platform))
             items.append(Item(tier, cls, "same-product",
-                              f"this product {what} on a {short_platform(other)} ({pv.basis_text})"
+                              f"this product {what} {_on(other)} ({pv.basis_text})"
                               + (f"; {why}" if why else ""), {"platform": other}))
         return items
 
@@ -249,8 +257,10 @@ class Related:
                     "workaround": ("boots with a workaround", "boot with a workaround"),
                     "no-boot": ("does not boot reliably", "do not boot reliably")}[direction][count != 1]
             who = f"{count} product{'s' if count != 1 else ''} with {what_they_share}"
-            items.append(Item(tier, direction, kind, f"{who} {verb} on a {short_platform(platform)} ({names})",
-                              dict(link, adapters=shown, count=count, platform=platform)))
+            summary = f"{who} {verb} {_on(platform)}"
+            items.append(Item(tier, direction, kind, f"{summary} ({names})",
+                              dict(link, adapters=shown, names=[self.adapters[m]["name"] for m in shown], count=count,
+                                   platform=platform), summary))
         return items
 
     def _member_set(self, members: List[str]) -> frozenset:
@@ -330,7 +340,9 @@ class Related:
             for item in (self.same_id_items(adapter["id"], ids, other, question, 4)
                          + self.same_chip_items(adapter["id"], adapter.get("chipset"), other, question, 4, skip=sharing)):
                 why = CROSSING.get((other, platform))
-                items.append(Item(4, item.direction, item.kind, item.text + (f" ({why})" if why else ""), item.link))
+                because = f" ({why})" if why else ""
+                items.append(Item(4, item.direction, item.kind, item.text + because, item.link,
+                                  (item.summary or item.text) + because))
         if question == "uas":
             items += self.linuxhw_items(ids, platform)
         return items

@@ -509,3 +509,49 @@ def test_the_check_page_shows_the_ids_exported_expectation(watched_page, site):
     found = page.locator("[data-usb-id='152d:0578'] dd[data-expectation]")
     expect(found).to_contain_text(expected["short"])
     assert found.get_attribute("data-expectation") == expected["state"]
+
+
+def test_an_expectation_links_the_products_it_rests_on_by_name(watched_page, site):
+    """A group of related products is named once, each name a link to its product (not its id)."""
+    basis = site.adapter("fixture-second-jms")["expected"]["uas"]["pi5"]["basis"]
+    item = next(b for b in basis if b.get("adapters"))
+    page = watched_page
+    page.goto("/adapters/fixture-second-jms/")
+    row = page.locator("table.verdicts tr", has=page.locator("th", has_text="Raspberry Pi 5"))
+    row.locator("td[data-label=UAS] summary").click()
+    line = row.locator("td[data-label=UAS] li", has_text=item["summary"])
+    assert line.count() == 1
+    link = line.get_by_role("link", name=site.adapter(item["adapters"][0])["name"])
+    assert link.get_attribute("href") == f"/adapters/{item['adapters'][0]}/"
+    assert item["adapters"][0] not in line.inner_text()  # the id is the address, not the words
+    assert page.problems == []
+
+
+SPLIT_WORDS = """() => {
+  // Words (split at spaces and hyphens) of product names and badges that the layout cut across two lines.
+  const split = [];
+  for (const el of document.querySelectorAll('table th a, table td a, table .badge')) {
+    if (!el.getClientRects().length) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/[^\\s\\-]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) split.push(m[0]);
+      }
+    }
+  }
+  return split;
+}"""
+
+
+@pytest.mark.parametrize("path", ["/buy/pi4/", "/buy/pi5/", "/adapters/", "/naughty/"])
+def test_names_and_badges_do_not_break_mid_word_on_a_phone(browser, real_site, path):
+    """At 390 px a long name wraps between words ("StarTech.com" stays whole) and a badge's word stays whole."""
+    context = browser.new_context(base_url=real_site.url, viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(path)
+    assert page.evaluate(SPLIT_WORDS) == []
+    context.close()
