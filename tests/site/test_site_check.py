@@ -480,3 +480,26 @@ def test_every_spelling_the_site_prints_for_an_id_is_read_back(js_modules):
             assert js_modules.call("check-core.js", "m.analysePaste(args[0]).devices.map((d) => d.id)", text) == \
                 [f"{vid}:{pid}"], spelling
             assert probe.find_usb_ids(text) == [f"{vid}:{pid}"], spelling
+
+
+# One UAS error-handling round as Linux prints it: the command is aborted, then one device reset, which prints a
+# start line, the USB reset and a success line.
+ONE_ABORT_ONE_RESET = """\
+[  123.456] sd 0:0:0:0: [sda] tag#5 uas_eh_abort_handler 0 uas-tag 6 inflight: CMD IN
+[  123.457] sd 0:0:0:0: [sda] tag#5 CDB: Read(10) 28 00 00 00 08 00 00 00 08 00
+[  123.501] scsi host0: uas_eh_device_reset_handler start
+[  123.640] usb 2-1: reset SuperSpeed USB device number 2 using xhci_hcd
+[  123.662] scsi host0: uas_eh_device_reset_handler success
+"""
+
+
+def test_one_abort_and_one_reset_round_count_as_that(js_modules):
+    """A helper reading the check page must not see "4 resets" for one aborted command and one reset: each
+    round of the kernel's error handling counts once, in probe.py and on the check page alike."""
+    python = probe.parse_dmesg(ONE_ABORT_ONE_RESET)["events"]
+    assert [e["kind"] for e in python] == ["timeout", "reset"]
+    assert js_modules.call("paste.js", "m.parseDmesg(args[0])", ONE_ABORT_ONE_RESET)["events"] == python
+    twice = probe.parse_dmesg(ONE_ABORT_ONE_RESET + ONE_ABORT_ONE_RESET)["events"]
+    assert [e["kind"] for e in twice] == ["timeout", "reset", "timeout", "reset"]
+    bare = "[  9.1] usb 2-1: reset SuperSpeed USB device number 2 using xhci_hcd\n"  # a reset outside a round
+    assert [e["kind"] for e in probe.parse_dmesg(bare)["events"]] == ["reset"]

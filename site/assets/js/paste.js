@@ -32,7 +32,7 @@ const DMESG_UAS_REFUSED = /usb (\d+-[\d.]+): UAS is (blacklisted|ignored) for th
 const DMESG_QUIRKS_MATCH = /Quirks match for vid ([0-9a-f]{4}) pid ([0-9a-f]{4}): ([0-9a-fA-F]+)/;
 // The same list as DMESG_TROUBLE in scripts/uasdb/probe/parsers.py (the parity tests hold them alike).
 const DMESG_TROUBLE = [
-  ['reset', /reset (?:SuperSpeed|high-speed|full-speed)|uas_eh_\w+|uas_zap_pending|device reset/i],
+  ['reset', /reset (?:SuperSpeed|high-speed|full-speed)|uas_eh_(?:device|bus)_reset_handler start|uas_zap_pending|device reset/i],
   ['io-error', /I\/O error|critical medium error|Buffer I\/O error/i],
   ['hang', /blocked for more than \d+ seconds/i],
   ['offline', /rejecting I\/O to offline device|device offlined/i],
@@ -40,6 +40,9 @@ const DMESG_TROUBLE = [
   ['power', /Under-?voltage|over-current|overcurrent/i],
   ['timeout', /command .{0,200} timed out|abort|timing out command/i],
 ];
+// One round of UAS error handling counts as one reset, at its start (RESET_ROUND_END in parsers.py).
+const RESET_ROUND_END = /uas_eh_(?:device|bus)_reset_handler (?:success|FAILED|failed)/i;
+const USB_RESET = /reset (?:SuperSpeed|high-speed|full-speed)/i;
 const DMESG_RELEVANT = /\buas\b|usb-storage|\bUAS\b|reset|quirk|Under-?voltage|I\/O error|USB disconnect|New USB device|new .{0,60}USB device number|: (?:Product|Manufacturer): |scsi host|Direct-Access|over-?current/i;
 
 // Python's str.splitlines(): the same line breaks, no empty string after a final newline.
@@ -194,6 +197,7 @@ export function parseDmesg(text) {
   const events = [];
   const relevant = [];
   let lastPort = null;
+  let inResetRound = false;
   const device = (port) => {
     if (!devices[port]) {
       devices[port] = { port, vid: null, pid: null, bcd_device: null, product: null, manufacturer: null,
@@ -206,8 +210,13 @@ export function parseDmesg(text) {
     if (!line.trim()) continue;
     if (DMESG_RELEVANT.test(line)) relevant.push(line);
     for (const [kind, pattern] of DMESG_TROUBLE) {
-      if (pattern.test(line)) { events.push({ kind, line }); break; }
+      if (pattern.test(line)) {
+        if (!(inResetRound && kind === 'reset' && USB_RESET.test(line))) events.push({ kind, line });
+        inResetRound = inResetRound || (kind === 'reset' && !USB_RESET.test(line) && line.includes('reset_handler'));
+        break;
+      }
     }
+    if (RESET_ROUND_END.test(line)) inResetRound = false;
     let m = DMESG_ENUMERATED.exec(line);
     if (m) { device(m[1]).speed = speedFromText(m[2]); lastPort = m[1]; continue; }
     m = DMESG_NEW_DEVICE.exec(line);
