@@ -137,8 +137,10 @@ function settleDriver(device) {
 // The dmesg lines that mean storage trouble (resets, uas_eh_* aborts, I/O errors, timeouts, power), each given to
 // the device it is about: the one whose `usb 2-1:` port it names, else the only storage device in the paste.
 // Lines no device can be pinned on are returned as `unassigned`. Unplugging (`USB disconnect`) is not trouble.
-export const TROUBLE_KINDS = { reset: 'resets', 'io-error': 'I/O errors', hang: 'hung tasks', offline: 'devices taken offline',
-  timeout: 'aborted or timed-out commands', power: 'power warnings' };
+// Each kind as [one, many] for the words "1 reset", "2 resets", "1 device taken offline".
+export const TROUBLE_KINDS = { reset: ['reset', 'resets'], 'io-error': ['I/O error', 'I/O errors'],
+  hang: ['hung task', 'hung tasks'], offline: ['device taken offline', 'devices taken offline'],
+  timeout: ['aborted or timed-out command', 'aborted or timed-out commands'], power: ['power warning', 'power warnings'] };
 
 export function troubleFor(found) {
   const byId = new Map();

@@ -448,7 +448,7 @@ function linkButton() {
 function troubleItem(events, device) {
   const counts = new Map();
   for (const e of events) counts.set(e.kind, (counts.get(e.kind) || 0) + 1);
-  const kinds = [...counts].map(([kind, n]) => `${n} ${n === 1 ? TROUBLE_KINDS[kind].replace(/s$/, '') : TROUBLE_KINDS[kind]}`).join(', ');
+  const kinds = [...counts].map(([kind, n]) => `${n} ${TROUBLE_KINDS[kind][n === 1 ? 0 : 1]}`).join(', ');
   const onUas = device.driver === 'uas';
   return el('li', { class: 'flag flag-trouble', 'data-flag': 'dmesg-trouble' },
     el('strong', {}, `Your dmesg shows trouble for this device: ${kinds}.`), ' ',
