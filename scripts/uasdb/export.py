@@ -276,6 +276,8 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
     nice = [a for a in adapters if a["verdict"]["list"] == "nice"]
     pending = [a for a in adapters if a["verdict"]["list"] == "pending"]
     naughty_verdicts = [v for v in verdicts if v.listing == "naughty"]
+    for slot in usb.values():  # who a quirk for the ID would also hit (the naughty list and the quirk builder warn)
+        slot["works_on_uas"] = [i for i in slot["adapters"] if works_on_linux_uas(verdict_by_id[i])]
     naughty_entries = _naughty_quirk_entries(naughty, verdict_by_id, usb)
     shared_with_working = [e["usb_id"] for e in naughty_entries if e["shared_with_working"]]
     distributions = [r.data for r in records if r.kind == "distribution"]
@@ -624,6 +626,13 @@ def _tell_apart(slot: Dict[str, Any], by_id: Dict[str, Dict[str, Any]]) -> List[
     return rows
 
 
+def works_on_linux_uas(verdict: Any) -> bool:
+    """Whether a product is confirmed to work on uas without a quirk on a Linux platform: an ID-wide quirk line
+    would take that away from it."""
+    return any(v.verdict == "works" and v.confidence == "confirmed"
+               for name, v in verdict.uas.items() if PLATFORMS[name]["linux"])
+
+
 def _naughty_quirk_entries(naughty: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
                            usb: Dict[str, Dict[str, Any]]) -> List[Dict[str, Any]]:
     """One entry per USB ID on the naughty list's quirk line, with the products it comes from and the products
@@ -636,9 +645,7 @@ def _naughty_quirk_entries(naughty: List[Dict[str, Any]], verdict_by_id: Dict[st
     entries = []
     for usb_id, flags in merged.items():
         sources = sorted(set(sources_by_id.get(usb_id, [])))
-        others = [i for i in usb.get(usb_id, {}).get("adapters", []) if i not in sources]
-        working = [i for i in others if any(v.verdict == "works" and v.confidence == "confirmed"
-                                            for name, v in verdict_by_id[i].uas.items() if PLATFORMS[name]["linux"])]
+        working = [i for i in usb.get(usb_id, {}).get("works_on_uas", []) if i not in sources]
         entries.append({"usb_id": usb_id, "entry": f"{usb_id}:{flags}", "line": f"usb-storage.quirks={usb_id}:{flags}",
                         "adapters": sources, "shared_with_working": working})
     return entries

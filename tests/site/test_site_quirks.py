@@ -202,3 +202,22 @@ def test_an_entry_a_distribution_already_ships_is_named(watched_page):
     assert warnings.count() == 1
     assert "Fixture OS already sets 174c:55aa:u" in warnings.inner_text()
     assert page.problems == []
+
+
+def test_an_entry_shared_with_a_product_that_works_says_so(watched_page, site):
+    """As on /naughty/: an entry for an ID also changes the products with that ID that work on uas without one."""
+    page = watched_page
+    open_builder(page, "?adapters=fixture-naughty-jms")
+    assert result_line(page) == "usb-storage.quirks=152d:0578:u"
+    warning = page.locator('#builder-notes > li[data-usb-id="152d:0578"] [data-warning="shared-with-working"]')
+    other = site.adapter("fixture-second-jms")
+    assert warning.get_by_role("link", name=other["name"]).get_attribute("href") == "/adapters/fixture-second-jms/"
+    assert site.adapter("fixture-naughty-jms")["name"] not in warning.inner_text()  # the picked one needs it
+    page.get_by_label("USB IDs and flag letters").fill("174c:55aa:u")
+    settled(page)
+    typed = page.locator('#builder-notes > li[data-usb-id="174c:55aa"] [data-warning="shared-with-working"]')
+    assert site.adapter("fixture-nice-sata")["name"] in typed.inner_text()
+    page.get_by_label("USB IDs and flag letters").fill("abcd:1234:u")  # no product with it works without a quirk
+    settled(page)
+    assert page.locator('[data-warning="shared-with-working"]').count() == 1  # only the picked adapter's entry
+    assert page.problems == []
