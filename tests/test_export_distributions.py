@@ -4,7 +4,7 @@ import json
 import pytest
 
 from uasdb.database import check
-from uasdb.distribution_export import add_distributions, change_label
+from uasdb.distribution_export import add_distributions, change_label, distribution_facts
 from uasdb.export import HOST_LABELS, _usb_slot, build, write
 
 
@@ -25,7 +25,11 @@ def site():
                       [("174c", "55aa", "u", "https://github.com/a/os/commit/0123456789abcdef0123456789abcdef01234567"),
                        ("0bc2", "2322", "u", "https://github.com/a/os/issues/7")]),
     ]
-    return add_distributions({"adapters": adapters, "usb": usb, "counts": {}}, dists, HOST_LABELS, _usb_slot)
+    facts = distribution_facts(dists, HOST_LABELS)
+    usb.update({key: _usb_slot(dict(zip(("vid", "pid"), key.split(":")))) for key in facts if key not in usb})
+    site = {"adapters": adapters, "usb": usb, "counts": {}}
+    add_distributions(site, dists, facts)
+    return site
 
 
 @pytest.mark.parametrize("url, label", [

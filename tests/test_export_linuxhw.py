@@ -20,7 +20,10 @@ TABLE = {"source": "https://github.com/linuxhw/LsUSB/blob/" + "a" * 40 + "/READM
 def site():
     reported = dict(_usb_slot({"vid": "174c", "pid": "55aa"}), adapters=["some-box"])
     usb = {"174c:55aa": reported}
-    site = add_popularity({"usb": usb, "lists": {}, "counts": {}}, TABLE, _usb_slot)
+    for device in TABLE["devices"]:  # export.build makes a slot for every ID the table has
+        usb.setdefault(f"{device['vid']}:{device['pid']}", _usb_slot(device))
+    site = {"usb": usb, "lists": {}, "counts": {}}
+    add_popularity(site, TABLE)
     # what add_reference and add_distributions would have added for 0bc2:231a
     site["usb"]["0bc2:231a"]["kernel"] = [{"flags": [{"name": "NO_WP_DETECT", "letter": "w"}]}]
     site["usb"]["0bc2:231a"]["distributions"] = [{"name": "Some OS"}]

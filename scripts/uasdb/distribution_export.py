@@ -49,20 +49,15 @@ def distribution_facts(distributions: List[Dict[str, Any]], host_labels: Dict[st
     return by_id
 
 
-def add_distributions(site: Dict[str, Any], distributions: List[Dict[str, Any]], host_labels: Dict[str, str],
-                      new_slot) -> Dict[str, Any]:
-    """Adds the distribution lists to `site` before the kernel reference fills in every USB slot."""
-    facts = distribution_facts(distributions, host_labels)
+def add_distributions(site: Dict[str, Any], distributions: List[Dict[str, Any]],
+                      facts: Dict[str, List[Dict[str, Any]]]) -> None:
+    """Puts the distributions and what each ships for an ID (`facts`, distribution_facts) on the export; every
+    ID in `facts` has its USB slot already (export.build makes them)."""
     site["distributions"] = sorted(distributions, key=lambda d: d["id"])
-    for usb_id, shipped in facts.items():
-        vid, pid = usb_id.split(":")
-        slot = site["usb"].setdefault(usb_id, new_slot({"vid": vid, "pid": pid}))
-        slot["distributions"] = shipped
     for slot in site["usb"].values():
-        slot.setdefault("distributions", [])
+        slot["distributions"] = facts.get(f"{slot['vid']}:{slot['pid']}", [])
     for adapter in site["adapters"]:
         adapter["distributions"] = [dict(d, usb_id=f"{u['vid']}:{u['pid']}")
                                     for u in adapter.get("usb_ids", []) for d in facts.get(f"{u['vid']}:{u['pid']}", [])]
     site["distribution_ids"] = facts
     site.setdefault("counts", {})["distributions"] = len(distributions)
-    return site

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from . import api_index
-from .distribution_export import add_distributions
+from .distribution_export import add_distributions, distribution_facts
 from .database import KIND_DIRS, LoadCache, check, relative_to
 from .paths import DATA_DIR, REPO_ROOT
 from . import probebuild
@@ -253,6 +253,16 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
             slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
             slot["chipsets"].append(chipset["id"])
 
+    # Every other USB ID with a page: those distributions ship a quirk for, linux-hardware.org counts and Linux's
+    # own tables list. Made here, once, so each step below adds its facts to slots that exist.
+    distributions = [r.data for r in records if r.kind == "distribution"]
+    shipped = distribution_facts(distributions, HOST_LABELS)
+    linuxhw = load_linuxhw()
+    kernel_table = load_kernel()
+    for key in [*shipped, *(f"{d['vid']}:{d['pid']}" for d in linuxhw["devices"]), *kernel_table.ids()]:
+        vid, pid = key.split(":")
+        usb.setdefault(key, _usb_slot({"vid": vid, "pid": pid}))
+
     adapter_by_id = {a["id"]: a for a in adapters}
     for slot in usb.values():
         if slot["adapters"]:
@@ -280,9 +290,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
         slot["works_on_uas"] = [i for i in slot["adapters"] if works_on_linux_uas(verdict_by_id[i])]
     naughty_entries = _naughty_quirk_entries(naughty, verdict_by_id, usb)
     shared_with_working = [e["usb_id"] for e in naughty_entries if e["shared_with_working"]]
-    distributions = [r.data for r in records if r.kind == "distribution"]
-    # add_reference joins what Linux, usb.ids and smartmontools already know (kernel_export.py).
-    site = add_reference(add_popularity(add_distributions({
+    site: Dict[str, Any] = {
         "adapters": adapters,
         "chipsets": chipset_list,
         "usb": dict(sorted(usb.items())),
@@ -312,8 +320,12 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice),
                    "pending": len(pending)},
-    }, distributions, HOST_LABELS, _usb_slot), load_linuxhw(), _usb_slot),
-        kernel_of=cache.adapter_kernel if cache else None)
+    }
+    # Then each source's facts, in turn: what distributions ship, how common linux-hardware.org finds each ID, and
+    # what Linux, usb.ids and smartmontools know (kernel_export.py).
+    add_distributions(site, distributions, shipped)
+    add_popularity(site, linuxhw)
+    add_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
     add_wanted(site)
     add_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
                      list(chipsets.values()))

@@ -10,7 +10,7 @@ The /usb/ pages and /wanted/ print these as they are.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List
+from typing import Any, Dict, List
 
 SOURCE_NAME = "linux-hardware.org"
 
@@ -59,17 +59,13 @@ def device_scope(*names: str) -> str:
     return "disk"
 
 
-def add_popularity(site: Dict[str, Any], table: Dict[str, Any], new_slot: Callable[[Dict[str, str]], Dict[str, Any]]) -> Dict[str, Any]:
-    """Puts each table row on its USB slot (making the slot when no record has the ID); before add_reference,
-    so the kernel and usb.ids facts reach these slots too."""
+def add_popularity(site: Dict[str, Any], table: Dict[str, Any]) -> None:
+    """Puts each table row on its USB slot (export.build makes a slot for every ID in the table)."""
     for device in table["devices"]:
-        key = f"{device['vid']}:{device['pid']}"
-        slot = site["usb"].setdefault(key, new_slot({"vid": device["vid"], "pid": device["pid"]}))
-        slot["linuxhw"] = dict(device, sentence=_sentence(device))
+        site["usb"][f"{device['vid']}:{device['pid']}"]["linuxhw"] = dict(device, sentence=_sentence(device))
     site["linuxhw"] = {"source": table["source"], "commit": table["commit"], "read": table["read"],
                        "total_reports": table.get("total_reports"), "devices": len(table["devices"]),
                        "name": SOURCE_NAME}
-    return site
 
 
 def add_wanted(site: Dict[str, Any]) -> Dict[str, Any]:
