@@ -279,6 +279,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
         entry["adapters"] = by_chipset.get(chipset_id, [])
         # `uas` left out of a chipset record means no source says: show "unknown", never "no".
         entry["uas_label"] = {True: "yes", False: "no", None: "unknown"}[entry.get("uas")]
+        entry["drive_label"] = DRIVE_LABELS[entry["drive_interface"]]
         entry["platform_summary"] = chipset_platform_summary([verdict_by_id[i] for i in entry["adapters"]])
         chipset_list.append(entry)
 
@@ -510,7 +511,8 @@ def latest_reports(adapters: List[Dict[str, Any]], count: int = 6) -> List[Dict[
 
 # How the site names each `drive_interface` (filters, tables, what to buy).
 DRIVE_LABELS = {"sata": "SATA", "nvme": "NVMe", "msata": "mSATA", "m2-sata": "M.2 SATA",
-                "nvme-sata": "M.2 NVMe or SATA", None: "Not stated"}
+                "nvme-sata": "M.2 NVMe or SATA", "pata": "PATA (IDE)",
+                "sata-pata": "SATA or PATA (IDE)", None: "Not stated"}
 _VENDOR_SUFFIXES = (".com", " inc.", " inc", " ltd.", " ltd", " co.", " gmbh", ",")
 
 
