@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-from .paths import REPO_ROOT
 from . import sitebuild
+from .paths import REPO_ROOT
 from .sitebuild import stage_site
 from .synth import generate
 

@@ -22,7 +22,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from .verdicts import PLATFORMS, HOST_PLATFORM, AdapterVerdict, adapter_verdict, short_platform
+from .verdicts import HOST_PLATFORM, PLATFORMS, AdapterVerdict, adapter_verdict, short_platform
 from .vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS
 
 UAS_PLATFORMS = FOCUS_PLATFORMS

@@ -16,36 +16,45 @@ test fixtures the browser tests build their site from.
 """
 from __future__ import annotations
 
-import csv
 import datetime
-import html
-import io
-import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
 
-from . import api_index
-from .distribution_export import add_distributions
+from . import api_index, probebuild
 from .database import KIND_DIRS, LoadCache, check, relative_to
+from .distribution_export import add_distributions
+from .expectations import UAS_PLATFORMS as EXPECT_PLATFORMS
+from .kernel_export import adapter_kernel, add_reference
+from .linuxhw_export import add_popularity, add_wanted
 from .paths import DATA_DIR, REPO_ROOT
-from . import probebuild
-from .kernel_export import add_reference, adapter_kernel
-from .vocabulary import BUY_PAGES, FOCUS_PLATFORMS, HOST_TITLES, HOST_USB_LINK, PLATFORM_SHORT
-from .reference import load_usbids
+from .publish.files import attach_pages, export_files
+from .reference import ReferenceDataError, load_kernel, load_linuxhw
 from .report_link import report_query
 from .rules.removals import removal_notes
-from .publish.files import (API_SCHEMA_VERSION, COMMON_JSON, EncodeMemo, adapters_csv, attach_pages, export_files,
-                            spreadsheet_cell)
-from .linuxhw_export import add_popularity, add_wanted
-from .reference import ReferenceDataError, load_kernel, load_linuxhw
-from .expectations import UAS_PLATFORMS as EXPECT_PLATFORMS
-from .verdicts import (LIST_PLATFORMS, BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, ICON, PLATFORMS, TONE, VERDICT_SHORT,
-                       VERDICT_TEXT, QUIRKS_PARAM_MAX_CHARS, adapter_verdict, combined_quirk_line, merge_quirk_entries,
-                       quirk_line_fits, quirk_value_length, summary_line, usb_id_verdict)
+from .verdicts import (
+    BOOT_VERDICT_SHORT,
+    BOOT_VERDICT_TEXT,
+    EVIDENCE_CLASSES,
+    ICON,
+    LIST_PLATFORMS,
+    PLATFORMS,
+    QUIRKS_PARAM_MAX_CHARS,
+    TONE,
+    VERDICT_SHORT,
+    VERDICT_TEXT,
+    adapter_verdict,
+    combined_quirk_line,
+    merge_quirk_entries,
+    quirk_line_fits,
+    quirk_value_length,
+    summary_line,
+    usb_id_verdict,
+)
+from .vocabulary import BUY_PAGES, FOCUS_PLATFORMS, HOST_TITLES, HOST_USB_LINK, PLATFORM_SHORT
 
 # Home Assistant OS patches its Raspberry Pi kernels to take 255 characters (`static char quirks[256]`).
 PATCHED_QUIRKS_LIMIT = {"chars": 255, "who": "Home Assistant OS (Raspberry Pi images)",

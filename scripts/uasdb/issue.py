@@ -35,11 +35,11 @@ from urllib.parse import urlsplit
 import yaml as pyyaml
 
 from .database import check
-from .paths import DATA_DIR, REPO_ROOT, SITE_DIR
 from .fmt import emit_record
 from .loader import CONFLICT_MARKER, load_text
-from .problems import Problem
+from .paths import DATA_DIR, REPO_ROOT, SITE_DIR
 from .probe import REPORT_END, REPORT_START_RE, find_usb_ids, parse_lsusb_tree, slugify, storage_interfaces
+from .problems import Problem
 from .rules.links import url_problem
 from .rules.quirks import repeated_letters
 from .rules.text import INVISIBLE, character_name

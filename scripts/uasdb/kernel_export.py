@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from .kernel_flags import FLAG_PLAIN, flag_text
-from .verdicts import QUIRKS_PARAM_MAX_CHARS
 from .reference import DriveDb, KernelEntry, KernelTable, RuntimeCheck, UsbIds, load_drivedb, load_kernel, load_usbids
+from .verdicts import QUIRKS_PARAM_MAX_CHARS
 
 Span = Optional[Tuple[str, str]]
 

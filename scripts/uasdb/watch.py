@@ -19,10 +19,11 @@ import time
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from .paths import DATA_DIR
-from .database import LoadCache
 from . import relax_gc
-from .export import COMMON_JSON, BuildCache, EncodeMemo, export_files, prepare, record_folders
+from .database import LoadCache
+from .export import BuildCache, export_files, prepare, record_folders
+from .paths import DATA_DIR
+from .publish.files import COMMON_JSON, EncodeMemo
 
 Snapshot = Dict[str, Tuple[int, int]]
 # Seconds between polls. A snapshot of today's records takes about 5 ms; the watcher waits at least ten times as

@@ -9,9 +9,9 @@ import json
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from .. import api_index, probebuild
-from ..search_vocabulary import VOCABULARY_FILE, vocabulary
 from ..reference import load_usbids
 from ..rules.removals import PAGE_FOLDERS
+from ..search_vocabulary import VOCABULARY_FILE, vocabulary
 from . import adapter as adapter_page
 from . import chipset as chipset_page
 from . import lists as lists_page
