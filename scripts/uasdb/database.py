@@ -198,7 +198,7 @@ class LoadCache:
             stat = path.stat()
             keys[str(path)] = (stat.st_mtime_ns, stat.st_size)
         stale = [p for p in files if self._entries.get(str(p), (None,))[0] != keys[str(p)]]
-        for path, result in zip(stale, _load_all(stale)):
+        for path, result in zip(stale, _load_all(stale), strict=True):
             self._entries[str(path)] = (keys[str(path)], pickle.dumps(result, pickle.HIGHEST_PROTOCOL))
         for gone in set(self._entries) - set(keys):
             del self._entries[gone]

@@ -442,12 +442,12 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
         spec = PLATFORMS[name]
         orderable = [a for a in adapters if a.get("vendor") and a.get("model")]
 
-        def has_verdict(a):
+        def has_verdict(a, name=name):
             boot = a["verdict"]["boot"].get(name)
             return a["verdict"]["uas"][name]["verdict"] != "untested" or (boot and boot["verdict"] != "untested")
         listed = [a for a in orderable if has_verdict(a)]
 
-        def key(a):
+        def key(a, name=name):
             uas = a["verdict"]["uas"][name]
             boot = a["verdict"]["boot"].get(name)
             return (uas["rank"], boot["rank"] if boot else 0, _CONFIDENCE_ORDER[uas["confidence"]],

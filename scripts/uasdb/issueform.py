@@ -55,7 +55,7 @@ def with_options(form: str) -> str:
             raise ValueError(f"no dropdown with `id: {field_id}` and an `options:` list")
         # json.dumps writes a valid YAML double-quoted scalar (quotes inside are escaped).
         lines = "".join(f"        - {json.dumps(option, ensure_ascii=False)}\n" for option in options(field_id))
-        form = pattern.sub(lambda m: m.group(1) + lines, form, count=1)
+        form = pattern.sub(lambda m, lines=lines: m.group(1) + lines, form, count=1)
     return form
 
 

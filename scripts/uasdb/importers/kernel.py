@@ -223,8 +223,8 @@ def _entry(call: cparse.Call, file: str, known_flags: Set[str]) -> Dict[str, Any
     if len(call.args) != len(ENTRY_ARGS):
         raise SourceError(file, call.line, f"{call.name} has {len(call.args)} arguments, expected {len(ENTRY_ARGS)}",
                           "(vid, pid, bcdMin, bcdMax, vendor, product, protocol, transport, init, flags)")
-    args = dict(zip(ENTRY_ARGS, call.args))
-    where = dict(zip(ENTRY_ARGS, call.arg_lines))
+    args = dict(zip(ENTRY_ARGS, call.args, strict=True))
+    where = dict(zip(ENTRY_ARGS, call.arg_lines, strict=True))
     entry: Dict[str, Any] = {
         "vid": _hex4(args["vid"], "vendor ID", file, where["vid"]),
         "pid": _hex4(args["pid"], "product ID", file, where["pid"]),

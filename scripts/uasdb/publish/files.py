@@ -167,7 +167,7 @@ def same_json(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and list(a) == list(b) and all(same_json(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
     return a == b
 
 
