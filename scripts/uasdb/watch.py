@@ -59,7 +59,7 @@ class State:
 
 def _existing(out_dir: Path) -> Set[str]:
     """The export's files now in OUT (relative, posix), leaving out the search index `make serve` built once."""
-    found = set()
+    found: Set[str] = set()
     for top in ("data", "static"):
         for folder, dirs, files in os.walk(out_dir / top):
             if Path(folder) == out_dir / "static" and "pagefind" in dirs:

@@ -96,7 +96,7 @@ def parse_version(text: str) -> Tuple[str, str]:
 
 def parse_flag_catalogue(text: str) -> List[Dict[str, Any]]:
     """Every US_FLAG(NAME, value) of usb_usual.h, in bit order."""
-    flags = []
+    flags: List[Dict[str, Any]] = []
     for match in re.finditer(r"US_FLAG\(\s*([A-Z0-9_]+)\s*,\s*(0x[0-9a-fA-F]+)\s*\)", text):
         flags.append({"name": match.group(1), "value": f"0x{int(match.group(2), 16):08x}",
                       "line": text.count("\n", 0, match.start()) + 1})
