@@ -127,7 +127,7 @@ def link_ceiling(report: Dict[str, Any], value_mbps: float) -> Optional[Dict[str
     only have come over its 5 Gbit/s ports). None when the link cannot be known."""
     link = report.get("link_speed")
     if link is None:
-        link = HOST_USB_LINK.get(report.get("host"))
+        link = HOST_USB_LINK.get(report.get("host") or "")
         if link is not None and link != "480M" and value_mbps <= USB2_LIMIT:
             return None  # a Pi 4 or Pi 5 figure this low may come from a USB 2 port
     if link not in LINK_LIMITS:
@@ -249,7 +249,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
 
     vendor_labels = vendor_display_names(a.get("vendor") for a in adapters)
     for adapter in adapters:
-        adapter["vendor_label"] = vendor_labels.get(adapter.get("vendor"), "Unbranded or unknown")
+        adapter["vendor_label"] = vendor_labels.get(adapter.get("vendor") or "", "Unbranded or unknown")
         adapter["drive_label"] = DRIVE_LABELS[adapter.get("drive_interface")]
 
     usb: Dict[str, Dict[str, Any]] = {}
