@@ -5,9 +5,9 @@ from types import SimpleNamespace
 
 import yaml
 
+from uasdb.database import Record
 from uasdb.importers import drivedb, kernel, usbids
 from uasdb.loader import load_text
-from uasdb.database import Record
 from uasdb.problems import field_path_text
 from uasdb.reference import DriveDb, KernelTable, UsbIds
 from uasdb.rules import all_rules

@@ -2,9 +2,8 @@
 
 import pytest
 
-from uasdb.database import check
+from uasdb.database import check, discover
 from uasdb.fmt import canonical_text
-from uasdb.database import discover
 
 
 # `make check` and `make test` run `uasdb validate` and `uasdb fmt --check` themselves (readable output, once),

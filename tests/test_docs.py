@@ -129,6 +129,7 @@ def test_each_worked_example_reads_as_the_engine_computes(title, reports, claims
     """docs/verdicts.md (also the site's /verdicts/ page) promises a badge and basis for each example: the engine
     must give exactly those, so the explanation cannot drift from the code."""
     import yaml
+
     from uasdb.verdicts import ICON, adapter_verdict
     record = {"id": "example", "reports": [dict(r, source={"url": "https://example.org/"}) for r in yaml.safe_load(reports)]}
     verdict = adapter_verdict(record)

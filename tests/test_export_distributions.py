@@ -26,7 +26,9 @@ def site():
                        ("0bc2", "2322", "u", "https://github.com/a/os/issues/7")]),
     ]
     facts = distribution_facts(dists, HOST_LABELS)
-    usb.update({key: _usb_slot(dict(zip(("vid", "pid"), key.split(":")))) for key in facts if key not in usb})
+    for key in facts:
+        vid, pid = key.split(":")
+        usb.setdefault(key, _usb_slot({"vid": vid, "pid": pid}))
     site = {"adapters": adapters, "usb": usb, "counts": {}}
     add_distributions(site, dists, facts)
     return site

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from uasdb.cli import main
-from uasdb.fieldguide import guide_text, _rows
+from uasdb.fieldguide import _rows, guide_text
 from uasdb.schema import KINDS, load_schema
 
 GUIDE = Path(__file__).resolve().parents[1] / "docs" / "fields.md"

@@ -16,9 +16,9 @@ from typing import List
 import pytest
 
 from uasdb import probe
+from uasdb.loader import load_text
 from uasdb.probe import cli as probe_cli
 from uasdb.probebuild import BundleError, bundle
-from uasdb.loader import load_text
 from uasdb.schema import schema_problems
 
 HERE = Path(__file__).resolve().parent

@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from uasdb.export import COMMON_JSON
 from uasdb.paths import REPO_ROOT
+from uasdb.publish.files import COMMON_JSON
 from uasdb.watch import State, refresh, snapshot
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "site-data"
@@ -197,6 +197,7 @@ def test_the_watcher_starts_warm_so_its_first_edit_costs_one_record(tree, monkey
     """`make serve` exports before the watcher starts; the watcher then exports once itself (writing nothing that
     is already right), so the first edit a contributor makes is as quick as every later one."""
     import threading
+
     import uasdb.export as export
     import uasdb.watch as watch_module
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")

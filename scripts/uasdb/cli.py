@@ -119,8 +119,8 @@ def cmd_export(args) -> int:
 
 def cmd_import(args) -> int:
     # Generated reference files: data/kernel/, data/usb-ids/, data/smartmontools/ (see docs/kernel.md), data/linuxhw/.
-    from .paths import DATA_DIR
     from .importers import drivedb, kernel, lsusb, usbids
+    from .paths import DATA_DIR
     if args.command == "import-lsusb":
         return lsusb.run_import_lsusb(args.path, DATA_DIR, args.check)
     if args.command == "import-kernel":

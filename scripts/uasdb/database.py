@@ -89,7 +89,7 @@ def _record_folders(paths: Sequence[Path]) -> List[Path]:
 def discover(paths: Sequence[Path] = ()) -> List[Path]:
     """Record files under the given files/folders (default: all of data/), sorted: `<id>.yaml` directly inside
     data/adapters/, data/chipsets/ or data/distributions/ (a file named on the command line is taken as it is)."""
-    files = []
+    files: List[Path] = []
     for root in _record_folders(paths):
         root = Path(root)
         if root.is_dir():
@@ -104,12 +104,12 @@ def unread_files(paths: Sequence[Path], records: Sequence[Path]) -> List[Problem
     command reads: `x.YAML`, `x.yml`, `x.yaml.orig`, `sub/x.yaml` in a record folder, a record put straight into
     data/. Skipping them would let a contributor see "0 errors" for a record that is never checked nor published."""
     roots = [Path(p) for p in paths if Path(p).is_dir()] if paths else [DATA_DIR]
-    records = set(records)
+    record_files = set(records)
     found: List[Problem] = []
     for root in roots:
         is_record_folder = root.name in KIND_DIRS.values()
         for path in sorted(root.rglob("*")):
-            if path in records or path.is_dir() or any(fnmatch.fnmatchcase(path.name, p) for p in EDITOR_SCRATCH):
+            if path in record_files or path.is_dir() or any(fnmatch.fnmatchcase(path.name, p) for p in EDITOR_SCRATCH):
                 continue
             inside = path.relative_to(root.parent if is_record_folder else root).as_posix()
             in_record_folder = is_record_folder or any(part in KIND_DIRS.values() for part in inside.split("/")[:-1])
@@ -198,7 +198,7 @@ class LoadCache:
             stat = path.stat()
             keys[str(path)] = (stat.st_mtime_ns, stat.st_size)
         stale = [p for p in files if self._entries.get(str(p), (None,))[0] != keys[str(p)]]
-        for path, result in zip(stale, _load_all(stale)):
+        for path, result in zip(stale, _load_all(stale), strict=True):
             self._entries[str(path)] = (keys[str(path)], pickle.dumps(result, pickle.HIGHEST_PROTOCOL))
         for gone in set(self._entries) - set(keys):
             del self._entries[gone]
@@ -237,7 +237,7 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
             if path.stem not in chipset_links:  # a chip record not named on the command line: read it for its links
                 chipset_links[path.stem] = _links(load_file(path).data)
     ctx = Context(chipset_ids=chipset_ids, today=today or today_for_checks(),
-                  chipset_links={k: v for k, v in chipset_links.items() if v})
+                  chipset_links={k: v for k, v in chipset_links.items() if v and isinstance(k, str)})
 
     rules = checking_rules()
     per_record = [rule for rule in rules if rule.scope != "tree"]

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-from .paths import REPO_ROOT
 from .loader import load_text
+from .paths import REPO_ROOT
 from .verdicts import PLATFORMS, adapter_verdict
 
 ADAPTER_DIR = "data/adapters"

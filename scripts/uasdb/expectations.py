@@ -22,7 +22,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from .verdicts import PLATFORMS, HOST_PLATFORM, AdapterVerdict, adapter_verdict, short_platform
+from .verdicts import HOST_PLATFORM, PLATFORMS, AdapterVerdict, adapter_verdict, short_platform
 from .vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS, PLATFORM_SHORT
 
 UAS_PLATFORMS = FOCUS_PLATFORMS
@@ -105,6 +105,7 @@ class Expectation:
     @property
     def short(self) -> str:
         if self.state == "expected":
+            assert self.verdict is not None  # an expectation names its verdict
             return f"{SHORT[self.verdict]} ({self.confidence})"
         return {"disagree": "Related evidence disagrees", "hints": "Related hints only"}.get(self.state, "No expectation")
 
@@ -120,6 +121,7 @@ class Expectation:
         if self.state == "hints":
             return (f"{where} · no expectation: the related evidence is of kinds that have not predicted "
                     f"well (see /verdicts/): {reasons}.")
+        assert self.verdict is not None  # the state is "expected", which names its verdict
         return f"{where} · {words[self.verdict]} ({self.confidence}): {reasons}."
 
     def as_dict(self) -> Dict[str, Any]:
@@ -198,7 +200,9 @@ class Related:
             if other == platform:
                 continue
             pv = (verdict.boot if question == "boot" else verdict.uas).get(other)
-            cls = pv and (boot_class(pv) if question == "boot" else transferable_uas_class(pv))
+            if pv is None:
+                continue
+            cls = boot_class(pv) if question == "boot" else transferable_uas_class(pv)
             if not cls:
                 continue
             pis = {"pi4", "pi5"}
@@ -224,7 +228,7 @@ class Related:
         if key not in self._classes:
             verdict = self.verdicts[adapter_id]
             pv = (verdict.boot if question == "boot" else verdict.uas).get(platform)
-            self._classes[key] = pv and (boot_class(pv) if question == "boot" else transferable_uas_class(pv))
+            self._classes[key] = (boot_class(pv) if question == "boot" else transferable_uas_class(pv)) if pv else None
         return self._classes[key]
 
     def _group(self, members: Sequence[str], platform: str, question: str, cache_key: Any) -> Dict[str, List[str]]:

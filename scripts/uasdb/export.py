@@ -16,36 +16,45 @@ test fixtures the browser tests build their site from.
 """
 from __future__ import annotations
 
-import csv
 import datetime
-import html
-import io
-import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
 
-from . import api_index
-from .distribution_export import add_distributions, distribution_facts
+from . import api_index, probebuild
 from .database import KIND_DIRS, LoadCache, check, relative_to
+from .distribution_export import add_distributions, distribution_facts
+from .expectations import UAS_PLATFORMS as EXPECT_PLATFORMS
+from .kernel_export import adapter_kernel, add_reference
+from .linuxhw_export import add_popularity, add_wanted
 from .paths import DATA_DIR, REPO_ROOT
-from . import probebuild
-from .kernel_export import add_reference, adapter_kernel
-from .vocabulary import BUY_PAGES, FOCUS_PLATFORMS, HOST_TITLES, HOST_USB_LINK, PLATFORM_SHORT
-from .reference import load_usbids
+from .publish.files import attach_pages, export_files
+from .reference import ReferenceDataError, load_kernel, load_linuxhw
 from .report_link import report_query
 from .rules.removals import removal_notes
-from .publish.files import (API_SCHEMA_VERSION, COMMON_JSON, EncodeMemo, adapters_csv, attach_pages, export_files,
-                            spreadsheet_cell)
-from .linuxhw_export import add_popularity, add_wanted
-from .reference import ReferenceDataError, load_kernel, load_linuxhw
-from .expectations import UAS_PLATFORMS as EXPECT_PLATFORMS
-from .verdicts import (LIST_PLATFORMS, BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, EVIDENCE_CLASSES, ICON, PLATFORMS, TONE, VERDICT_SHORT,
-                       VERDICT_TEXT, QUIRKS_PARAM_MAX_CHARS, adapter_verdict, combined_quirk_line, merge_quirk_entries,
-                       quirk_line_fits, quirk_value_length, summary_line, usb_id_verdict)
+from .verdicts import (
+    BOOT_VERDICT_SHORT,
+    BOOT_VERDICT_TEXT,
+    EVIDENCE_CLASSES,
+    ICON,
+    LIST_PLATFORMS,
+    PLATFORMS,
+    QUIRKS_PARAM_MAX_CHARS,
+    TONE,
+    VERDICT_SHORT,
+    VERDICT_TEXT,
+    adapter_verdict,
+    combined_quirk_line,
+    merge_quirk_entries,
+    quirk_line_fits,
+    quirk_value_length,
+    summary_line,
+    usb_id_verdict,
+)
+from .vocabulary import BUY_PAGES, FOCUS_PLATFORMS, HOST_TITLES, HOST_USB_LINK, PLATFORM_SHORT
 
 # Home Assistant OS patches its Raspberry Pi kernels to take 255 characters (`static char quirks[256]`).
 PATCHED_QUIRKS_LIMIT = {"chars": 255, "who": "Home Assistant OS (Raspberry Pi images)",
@@ -118,7 +127,7 @@ def link_ceiling(report: Dict[str, Any], value_mbps: float) -> Optional[Dict[str
     only have come over its 5 Gbit/s ports). None when the link cannot be known."""
     link = report.get("link_speed")
     if link is None:
-        link = HOST_USB_LINK.get(report.get("host"))
+        link = HOST_USB_LINK.get(report.get("host") or "")
         if link is not None and link != "480M" and value_mbps <= USB2_LIMIT:
             return None  # a Pi 4 or Pi 5 figure this low may come from a USB 2 port
     if link not in LINK_LIMITS:
@@ -240,7 +249,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
 
     vendor_labels = vendor_display_names(a.get("vendor") for a in adapters)
     for adapter in adapters:
-        adapter["vendor_label"] = vendor_labels.get(adapter.get("vendor"), "Unbranded or unknown")
+        adapter["vendor_label"] = vendor_labels.get(adapter.get("vendor") or "", "Unbranded or unknown")
         adapter["drive_label"] = DRIVE_LABELS[adapter.get("drive_interface")]
 
     usb: Dict[str, Dict[str, Any]] = {}
@@ -448,12 +457,12 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
         spec = PLATFORMS[name]
         orderable = [a for a in adapters if a.get("vendor") and a.get("model")]
 
-        def has_verdict(a):
+        def has_verdict(a, name=name):
             boot = a["verdict"]["boot"].get(name)
             return a["verdict"]["uas"][name]["verdict"] != "untested" or (boot and boot["verdict"] != "untested")
         listed = [a for a in orderable if has_verdict(a)]
 
-        def key(a):
+        def key(a, name=name):
             uas = a["verdict"]["uas"][name]
             boot = a["verdict"]["boot"].get(name)
             return (uas["rank"], boot["rank"] if boot else 0, _CONFIDENCE_ORDER[uas["confidence"]],

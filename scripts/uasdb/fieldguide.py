@@ -49,7 +49,7 @@ def _form(prop: Dict[str, Any]) -> str:
     if kind == "string" and "pattern" in prop:
         return f"text matching `{prop['pattern']}`"
     words = {"string": "text", "number": "number", "integer": "whole number", "boolean": "`true` or `false`"}
-    text = words.get(kind, str(kind))
+    text = words.get(kind or "", str(kind))
     limits = [f"at most {prop['maxLength']} characters"] if "maxLength" in prop else []
     if "maximum" in prop:
         limits.append(f"at most {prop['maximum']}")

@@ -10,7 +10,7 @@ import io
 import re
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -168,7 +168,7 @@ def _detab_indent(line: str) -> str:
 
 def run_fmt(paths: List[Path], check_only: bool) -> int:
     changed: List[str] = []
-    unparsable: List[str] = []
+    unparsable: List[Tuple[str, str]] = []  # (file as shown, why it was not formatted)
     refused: List[str] = []
     for path in discover(paths):
         shown = display_path(path)

@@ -35,11 +35,11 @@ from urllib.parse import urlsplit
 import yaml as pyyaml
 
 from .database import check
-from .paths import DATA_DIR, REPO_ROOT, SITE_DIR
 from .fmt import emit_record
 from .loader import CONFLICT_MARKER, load_text
-from .problems import Problem
+from .paths import DATA_DIR, REPO_ROOT, SITE_DIR
 from .probe import REPORT_END, REPORT_START_RE, find_usb_ids, parse_lsusb_tree, slugify, storage_interfaces
+from .problems import Problem
 from .rules.links import url_problem
 from .rules.quirks import repeated_letters
 from .rules.text import INVISIBLE, character_name
@@ -316,23 +316,23 @@ def build_report(issue: Issue, author: Optional[str], date: datetime.date) -> Tu
         flags = quirks.strip().split(":")[-1].strip().lower()
         if not re.fullmatch(r"[a-z]{1,26}", flags):
             issue.problem("quirks", f"`{quirks}` is not a set of quirk letters", "write only the letters, e.g. u", "issue-quirks")
-        elif repeated_letters(flags):
-            issue.problem("quirks", *repeated_letters(flags), "issue-quirks")
+        elif repeated := repeated_letters(flags):
+            issue.problem("quirks", *repeated, "issue-quirks")
         else:
             report["quirks"] = flags
-    if issue.value("boot_workaround"):
-        report["boot_workaround"] = issue.value("boot_workaround").strip()
+    if boot_workaround := issue.value("boot_workaround"):
+        report["boot_workaround"] = boot_workaround.strip()
     drive: Dict[str, str] = {}
-    if issue.value("drive_model"):
-        drive["model"] = issue.value("drive_model").strip()
+    if drive_model := issue.value("drive_model"):
+        drive["model"] = drive_model.strip()
     drive_type = _dropdown(issue, "drive_type", _schema_enum("reports", "items", "drive", "type"))
     if drive_type:
         drive["type"] = drive_type
     if drive:
         report["drive"] = drive
     evidence = dict(report.get("evidence") or {})
-    if issue.value("lsusb_t"):
-        if not storage_interfaces(parse_lsusb_tree(issue.value("lsusb_t"))):
+    if lsusb_t := issue.value("lsusb_t"):
+        if not storage_interfaces(parse_lsusb_tree(lsusb_t)):
             issue.problem("lsusb_t", "no `Class=Mass Storage` line in the lsusb -t output",
                           "paste the output of `lsusb -t` with the adapter plugged in", "issue-lsusb-t")
         evidence["lsusb_t"] = issue.value("lsusb_t")
@@ -458,10 +458,12 @@ def new_record_text(issue: Issue, target: Target, usb_id: str, report: Dict[str,
 
 def _new_record(issue: Issue, target: Target, usb_id: str) -> Dict[str, Any]:
     """A new adapter's own fields, from the form's answers."""
-    record: Dict[str, Any] = {"id": target.adapter_id, "name": issue.value("name").strip()}
+    name = issue.value("name")
+    assert name, "find_target makes a new adapter only when the form names it"
+    record: Dict[str, Any] = {"id": target.adapter_id, "name": name.strip()}
     for field_id in ("vendor", "model"):
-        if issue.value(field_id):
-            record[field_id] = issue.value(field_id).strip()
+        if value := issue.value(field_id):
+            record[field_id] = value.strip()
     record["kind"] = _dropdown(issue, "kind", _schema_enum("kind"))
     record["drive_interface"] = _dropdown(issue, "drive_interface", _schema_enum("drive_interface"))
     vid, pid = usb_id.split(":")

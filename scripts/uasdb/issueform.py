@@ -50,12 +50,12 @@ def _pattern(field_id: str) -> "re.Pattern[str]":
 
 def with_options(form: str) -> str:
     for field_id in DROPDOWNS:
-        pattern = _pattern(field_id)
-        if not pattern.search(form):
+        match = _pattern(field_id).search(form)
+        if not match:
             raise ValueError(f"no dropdown with `id: {field_id}` and an `options:` list")
         # json.dumps writes a valid YAML double-quoted scalar (quotes inside are escaped).
         lines = "".join(f"        - {json.dumps(option, ensure_ascii=False)}\n" for option in options(field_id))
-        form = pattern.sub(lambda m: m.group(1) + lines, form, count=1)
+        form = form[:match.start()] + match.group(1) + lines + form[match.end():]
     return form
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from .kernel_flags import FLAG_PLAIN, flag_text
-from .verdicts import QUIRKS_PARAM_MAX_CHARS
 from .reference import DriveDb, KernelEntry, KernelTable, RuntimeCheck, UsbIds, load_drivedb, load_kernel, load_usbids
+from .verdicts import QUIRKS_PARAM_MAX_CHARS
 
 Span = Optional[Tuple[str, str]]
 
@@ -32,7 +32,7 @@ def flag_list(flags: Iterable[str], table: KernelTable) -> List[Dict[str, Any]]:
 def _entry_fields(entry: KernelEntry, table: KernelTable) -> Dict[str, Any]:
     """What entry_json and builtin_json share about one table entry."""
     return {
-        "letters": "".join(sorted(l for l in (table.letter_of.get(f) for f in entry.flags) if l)),
+        "letters": "".join(sorted(letter for letter in (table.letter_of.get(f) for f in entry.flags) if letter)),
         "bcd": {"min": entry.bcd_min, "max": entry.bcd_max},
         "every_bcd": entry.every_bcd,
         "condition": entry.condition,
@@ -262,7 +262,7 @@ def adapter_kernel(adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any
 def uas_relevant_ids(table: KernelTable) -> Set[str]:
     """IDs whose entries change how uas treats a device: anything in unusual_uas.h, IGNORE_UAS,
     and flags the kernel documents as mattering only under uas."""
-    uas_flags = {table.letters[l] for l, drivers in table.letter_drivers.items() if drivers == "uas"} | {"IGNORE_UAS"}
+    uas_flags = {table.letters[letter] for letter, drivers in table.letter_drivers.items() if drivers == "uas"} | {"IGNORE_UAS"}
     return {e.usb_id for e in table.entries if e.file.endswith("unusual_uas.h") or uas_flags & set(e.flags)}
 
 

@@ -214,7 +214,7 @@ def _build(events: list, loaded: Loaded) -> Any:
         if isinstance(event, yaml.ScalarEvent):
             return _scalar_value(event, path, loaded)
         if isinstance(event, yaml.SequenceStartEvent):
-            items = []
+            items: List[Any] = []
             while not isinstance(events[index], yaml.SequenceEndEvent):
                 items.append(node(path + (len(items),)))
             index += 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import sys
 from pathlib import Path
-from typing import List, Set
+from typing import List, Optional, Set, Union
 
 PACKAGE = Path(__file__).resolve().parent / "probe"
 MODULES = ("common", "parsers", "system", "macos", "linux", "assess", "output", "bench", "cli")
@@ -26,7 +26,8 @@ def _split(path: Path):
     source = path.read_text(encoding="utf-8")
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
-    imports, end = [], 0
+    imports: List[Union[ast.Import, ast.ImportFrom]] = []
+    end: Optional[int] = 0  # end_lineno is Optional in the stubs; parsed source always has it
     for node in tree.body:
         is_doc = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
         if is_doc and node is tree.body[0]:

@@ -77,7 +77,8 @@ def _messages_for(error: jsonschema.ValidationError, loaded: Loaded) -> Iterator
     path = tuple(error.absolute_path)
     schema = error.schema if isinstance(error.schema, dict) else {}
     validator = error.validator
-    instance = error.instance
+    # The stubs allow jsonschema's Unset on these; a validator sets both on every error it yields.
+    instance: Any = error.instance
 
     if validator == "additionalProperties":
         allowed = list(schema.get("properties", {}))
@@ -94,13 +95,13 @@ def _messages_for(error: jsonschema.ValidationError, loaded: Loaded) -> Iterator
         yield loaded.problem(path, f"required field `{missing}` is missing", fix, "schema-required")
         return
     if validator == "enum":
-        choices = error.validator_value
+        choices: Any = error.validator_value
         hint = _suggest(instance, choices)
         fix = (hint + " " if hint else "") + "use one of: " + ", ".join(map(str, choices))
         yield loaded.problem(path, f"{_describe(instance)} is not an allowed value", fix, "schema-enum")
         return
     if validator == "type":
-        wanted = error.validator_value
+        wanted: Any = error.validator_value
         wanted_words = _JSON_TYPE_WORDS.get(wanted, wanted) if isinstance(wanted, str) else " or ".join(_JSON_TYPE_WORDS.get(w, w) for w in wanted)
         raw = loaded.plain_text.get(path)
         if wanted == "string" and raw is not None and raw != "":

@@ -14,7 +14,6 @@ import re
 from collections import Counter
 from typing import Any, Dict, List
 
-
 # Where the export writes it (relative to its OUT folder; static/ is served at the site's root).
 VOCABULARY_FILE = "static/search/vocabulary.json"
 # A word: letters and digits, with inner dots, hyphens and plus signs kept ("EC-SSHD", "M.2", "StarTech.com").

@@ -7,8 +7,8 @@ site/data/generated is left alone. Records come from `data_dirs` (default data/)
 from __future__ import annotations
 
 import functools
-import json
 import http.server
+import json
 import shutil
 import subprocess
 import sys
@@ -16,8 +16,9 @@ import threading
 from pathlib import Path
 from typing import Any, Collection, Dict, Optional, Sequence
 
-from .paths import REPO_ROOT, SITE_DIR
 from .export import export_tree
+from .paths import REPO_ROOT, SITE_DIR
+
 SITE_SRC = SITE_DIR
 
 

@@ -738,9 +738,9 @@ class AdapterVerdict:
         works_on = [p for p in LIST_PLATFORMS if self.uas[p].verdict == "works" and self.uas[p].confidence != "likely"]
         others = ", ".join(dict.fromkeys(PLATFORMS[p]["label"] for s in elsewhere for p in s["platforms"]))
         if works_on:
-            pis = " and ".join(short_platform(p) for p in works_on)
+            works_on_text = " and ".join(short_platform(p) for p in works_on)
             return {"scope": "elsewhere-pi-works", "platforms": works_on,
-                    "text": (f"On a {pis} UAS works without a quirk, so nothing to add there. On a {others} a report "
+                    "text": (f"On a {works_on_text} UAS works without a quirk, so nothing to add there. On a {others} a report "
                              f"needed this line ({where}); use it only if yours shows the same trouble.")}
         return {"scope": "elsewhere", "platforms": [],
                 "text": (f"Only {others} reports needed this line ({where}); no Raspberry Pi report yet shows "
@@ -762,7 +762,7 @@ class AdapterVerdict:
                         status = "set-aside"
                     elif f.report in slow:
                         status = "set-aside-480m"
-                    reading = {"outcome": f.outcome, "strength": f.strength, "status": status,
+                    reading: Dict[str, Any] = {"outcome": f.outcome, "strength": f.strength, "status": status,
                                "why": f.why_not_counted, "link": f.link, "link_from": f.link_from,
                                "link_text": link_words(f.link, f.link_from, f.port), "port": f.port}
                     if kind == "uas":

@@ -19,10 +19,11 @@ import time
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from .paths import DATA_DIR
-from .database import LoadCache
 from . import relax_gc
-from .export import COMMON_JSON, BuildCache, EncodeMemo, export_files, prepare, record_folders
+from .database import LoadCache
+from .export import BuildCache, export_files, prepare, record_folders
+from .paths import DATA_DIR
+from .publish.files import COMMON_JSON, EncodeMemo
 
 Snapshot = Dict[str, Tuple[int, int]]
 # Seconds between polls. A snapshot of today's records takes about 5 ms; the watcher waits at least ten times as
@@ -58,7 +59,7 @@ class State:
 
 def _existing(out_dir: Path) -> Set[str]:
     """The export's files now in OUT (relative, posix), leaving out the search index `make serve` built once."""
-    found = set()
+    found: Set[str] = set()
     for top in ("data", "static"):
         for folder, dirs, files in os.walk(out_dir / top):
             if Path(folder) == out_dir / "static" and "pagefind" in dirs:

@@ -2,7 +2,6 @@
 and Debian's Chromium driven by pytest-playwright (never a downloaded browser)."""
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from urllib.parse import urlparse
@@ -10,7 +9,6 @@ from urllib.parse import urlparse
 import pytest
 
 from uasdb.paths import REPO_ROOT
-
 from uasdb.sitebuild import LoopbackServer, build_site
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"

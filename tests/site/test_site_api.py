@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from uasdb.database import check
+from uasdb.export import export_tree
 from uasdb.paths import REPO_ROOT
-from uasdb.export import API_SCHEMA_VERSION, export_tree
+from uasdb.publish.files import API_SCHEMA_VERSION
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
 
@@ -142,5 +143,5 @@ def test_csv_cells_that_start_like_formulas_open_as_text(tmp_path):
 @pytest.mark.parametrize("value, cell", [("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"), ("@A1", "'@A1"),
                                          ("\t=1", "'\t=1"), ("\r=1", "'\r=1"), ("a=1", "a=1"), ("", ""), (3, 3)])
 def test_one_cell_writer_neutralises_every_formula_lead(value, cell):
-    from uasdb.export import spreadsheet_cell
+    from uasdb.publish.files import spreadsheet_cell
     assert spreadsheet_cell(value) == cell

@@ -417,7 +417,7 @@ def test_each_js_pattern_reads_a_megabyte_of_its_worst_case_in_linear_time(js_mo
     runs = [{"source": source, "flags": flags, "prefix": p, "unit": u, "suffix": s, "size": MEGABYTE}
             for p, u, s in cases(name)]
     results = js_modules.evaluate(RUN_LINEAR_WORKERS, [LINEAR_WORKER, runs, LINEAR_FACTOR])
-    slow = [(case, result) for case, result in zip(cases(name), results)
+    slow = [(case, result) for case, result in zip(cases(name), results, strict=True)
             if result.get("error") or result["took"] is None or result["took"] > LINEAR_FACTOR * result["reference"]]
     assert slow == [], f"{name} backtracks: {slow}"
 

@@ -28,7 +28,7 @@ def test_js_preserving_entries_match_python_for_every_kernel_id(js_modules, site
     got = js_modules.call("quirks-core.js", "args[1].map(([e, span]) => m.preserveBuiltin(args[0], e, span))",
                           kernel_json(site), cases)
     expected = [preserve_builtin(table, entry, tuple(span) if span else None) for entry, span in cases]
-    mismatches = [(case, g, e) for case, g, e in zip(cases, got, expected) if g != e]
+    mismatches = [(case, g, e) for case, g, e in zip(cases, got, expected, strict=True) if g != e]
     assert mismatches == []
 
 
@@ -57,7 +57,7 @@ def test_typed_entries_are_read_or_explained(js_modules, site, typed, entries, p
     result = js_modules.call("quirks-core.js", "m.parseEntries(args[1], args[0])", kernel_json(site), typed)
     assert [[e["id"], e["letters"]] for e in result["entries"]] == entries
     assert len(result["problems"]) == len(problems)
-    for text, expected in zip([p["text"] for p in result["problems"]], problems):
+    for text, expected in zip([p["text"] for p in result["problems"]], problems, strict=True):
         assert text.startswith(expected)
 
 

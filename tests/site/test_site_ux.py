@@ -270,7 +270,7 @@ def test_throughput_bars_say_what_produced_them(watched_page, site):
     labels = page.locator("svg.bars .bar-source").all_text_contents()
     bars = [b for panel in adapter["throughput_chart"] for b in panel["bars"]]
     assert len(labels) == len(bars)
-    for label, bar in zip(labels, bars):
+    for label, bar in zip(labels, bars, strict=True):
         assert bar["host_label"] in label and bar["drive_label"] in label and f"report {bar['report']}" in label
     assert page.locator("svg.bars .bar-label").first.text_content().startswith(f"{bars[0]['value']:g} MB/s · ")
 

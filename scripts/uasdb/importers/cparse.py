@@ -287,10 +287,12 @@ def _unescape(body: str) -> str:
         nxt = body[i + 1]
         if nxt == "x":
             digits = re.match(r"[0-9a-fA-F]+", body[i + 2:])
+            assert digits is not None, "C requires a hex digit after \\x"
             out.append(chr(int(digits.group(0), 16)))
             i += 2 + len(digits.group(0))
         elif nxt in "01234567":
             digits = re.match(r"[0-7]{1,3}", body[i + 1:])
+            assert digits is not None  # nxt is an octal digit
             out.append(chr(int(digits.group(0), 8)))
             i += 1 + len(digits.group(0))
         else:

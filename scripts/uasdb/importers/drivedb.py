@@ -39,7 +39,7 @@ def read_entries(text: str, file: str) -> List[Tuple[int, List[str]]]:
         if len(args) != len(FIELDS):
             raise SourceError(file, line, f"entry has {len(args)} fields, expected {len(FIELDS)}", "(family, model, firmware, warning, presets)")
         values = []
-        for name, arg, arg_line in zip(FIELDS, args, arg_lines):
+        for name, arg, arg_line in zip(FIELDS, args, arg_lines, strict=True):
             value = cparse.string_value(arg)
             if value is None:
                 raise SourceError(file, arg_line, f"{name} `{arg[:40]}` is not a string literal")

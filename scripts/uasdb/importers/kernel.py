@@ -96,7 +96,7 @@ def parse_version(text: str) -> Tuple[str, str]:
 
 def parse_flag_catalogue(text: str) -> List[Dict[str, Any]]:
     """Every US_FLAG(NAME, value) of usb_usual.h, in bit order."""
-    flags = []
+    flags: List[Dict[str, Any]] = []
     for match in re.finditer(r"US_FLAG\(\s*([A-Z0-9_]+)\s*,\s*(0x[0-9a-fA-F]+)\s*\)", text):
         flags.append({"name": match.group(1), "value": f"0x{int(match.group(2), 16):08x}",
                       "line": text.count("\n", 0, match.start()) + 1})
@@ -223,8 +223,8 @@ def _entry(call: cparse.Call, file: str, known_flags: Set[str]) -> Dict[str, Any
     if len(call.args) != len(ENTRY_ARGS):
         raise SourceError(file, call.line, f"{call.name} has {len(call.args)} arguments, expected {len(ENTRY_ARGS)}",
                           "(vid, pid, bcdMin, bcdMax, vendor, product, protocol, transport, init, flags)")
-    args = dict(zip(ENTRY_ARGS, call.args))
-    where = dict(zip(ENTRY_ARGS, call.arg_lines))
+    args = dict(zip(ENTRY_ARGS, call.args, strict=True))
+    where = dict(zip(ENTRY_ARGS, call.arg_lines, strict=True))
     entry: Dict[str, Any] = {
         "vid": _hex4(args["vid"], "vendor ID", file, where["vid"]),
         "pid": _hex4(args["pid"], "product ID", file, where["pid"]),

@@ -87,7 +87,7 @@ def parse_snapshot(text: str, file: str) -> Dict[str, Any]:
         start = lines.index(SECTION)
     except ValueError:
         raise SourceError(file, 0, f"no `{SECTION}` heading", "copy the README's Disk (USB) section with its heading") from None
-    rows = []
+    rows: List[Dict[str, Any]] = []
     number = start + 1
     while number < len(lines) and not lines[number].startswith("|"):
         number += 1

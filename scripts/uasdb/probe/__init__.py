@@ -28,11 +28,39 @@ before it.
 from __future__ import annotations
 
 from .assess import assess, summary_lines
-from .bench import BenchPlan, Progress, check_bench_targets, explain_bench, own_random_io, own_sequential_read, run_benchmarks
+from .bench import (
+    BenchPlan,
+    Progress,
+    check_bench_targets,
+    explain_bench,
+    own_random_io,
+    own_sequential_read,
+    run_benchmarks,
+)
 from .cli import ProbeResult, main, probe, render
 from .common import PROBE_VERSION, REPORT_END, REPORT_START, REPORT_START_RE, SKELETON_END, SKELETON_START, ProbeError
 from .linux import NO_UAS_HOSTS, PI_MODELS, host_for, parse_vcgencmd_bootloader
 from .output import load_index, slugify, yaml_block, yaml_scalar
-from .parsers import (bcd_from_dotted, find_usb_ids, join_macos, parse_dmesg, parse_ioreg, parse_lsusb, parse_lsusb_tree,
-                      parse_lsusb_verbose, parse_system_profiler, speed_from_text, storage_interfaces)
+from .parsers import (
+    bcd_from_dotted,
+    find_usb_ids,
+    join_macos,
+    parse_dmesg,
+    parse_ioreg,
+    parse_lsusb,
+    parse_lsusb_tree,
+    parse_lsusb_verbose,
+    parse_system_profiler,
+    speed_from_text,
+    storage_interfaces,
+)
 from .system import Device, Env, Interface, System
+
+# The package's public names: uasdb.issue and the tests import them from here.
+__all__ = ["assess", "summary_lines", "BenchPlan", "Progress", "check_bench_targets", "explain_bench",
+           "own_random_io", "own_sequential_read", "run_benchmarks", "ProbeResult", "main", "probe", "render",
+           "PROBE_VERSION", "REPORT_END", "REPORT_START", "REPORT_START_RE", "SKELETON_END", "SKELETON_START",
+           "ProbeError", "NO_UAS_HOSTS", "PI_MODELS", "host_for", "parse_vcgencmd_bootloader", "load_index",
+           "slugify", "yaml_block", "yaml_scalar", "bcd_from_dotted", "find_usb_ids", "join_macos", "parse_dmesg",
+           "parse_ioreg", "parse_lsusb", "parse_lsusb_tree", "parse_lsusb_verbose", "parse_system_profiler",
+           "speed_from_text", "storage_interfaces", "Device", "Env", "Interface", "System"]

@@ -13,6 +13,7 @@ from .common import LINK_SPEEDS, MASS_STORAGE_CLASS, PROTOCOL_UAS, ProbeError, p
 from .parsers import parse_dmesg
 from .system import Device, Env, Interface, System
 
+
 def _hex_attr(env: Env, base: str, name: str) -> Optional[str]:
     value = env.text(f"{base}/{name}")
     return value.lower() if value and re.fullmatch(r"[0-9a-fA-F]{4}", value) else None

@@ -47,7 +47,7 @@ def report_views(adapter: Mapping[str, Any], host_labels: Mapping[str, str],
                  verdict_short: Mapping[str, str]) -> List[Dict[str, Any]]:
     """Per report (same order), the words the reports table prints."""
     views = []
-    for report, reading in zip(adapter["reports"], adapter["verdict"]["readings"]):
+    for report, reading in zip(adapter["reports"], adapter["verdict"]["readings"], strict=True):
         uas, boot = reading.get("uas"), reading.get("boot")
         view: Dict[str, Any] = {"host_label": host_labels.get(report.get("host"), report.get("host"))}
         if report.get("uas"):

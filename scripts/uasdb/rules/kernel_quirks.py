@@ -22,7 +22,9 @@ def kernel_version(text: Optional[str]) -> Optional[Tuple[int, int]]:
 def _not_older(report, table) -> bool:
     """True when the report's kernel is the imported one or newer, or unknown."""
     version = kernel_version(report.get("kernel"))
-    return version is None or version >= kernel_version(table.version)
+    imported = kernel_version(table.version)
+    assert imported is not None, "the imported kernel table names its kernel's version"
+    return version is None or version >= imported
 
 
 Span = Optional[Tuple[str, str]]

@@ -8,9 +8,9 @@ import datetime
 import os
 import subprocess
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..loader import load_file
+from ..loader import Loaded, load_file
 from ..problems import Problem
 from . import declare
 
@@ -29,7 +29,7 @@ NOTE = declare("removal-note", "each note in data/removed.yaml names a removed i
                example="removed[0].redirect: no adapter `acme-box-2` to redirect to — name a record that exists")
 
 
-def removal_notes(root: Path, display) -> Tuple[List[Dict[str, str]], List[Problem], object]:
+def removal_notes(root: Path, display) -> Tuple[List[Dict[str, str]], List[Problem], Optional[Loaded]]:
     """The well-formed notes of `root`/removed.yaml, the problems of the others, and the loaded file (or None)."""
     path = Path(root) / REMOVED_FILE
     if not path.is_file():
@@ -73,8 +73,8 @@ def _is_date(text: str) -> bool:
 def removal_problems(roots: Sequence[str], records, display) -> List[Problem]:
     """Problems with each data tree's removal notes, and with records deleted from it without leaving their id."""
     problems: List[Problem] = []
-    for root in roots:
-        tree, root = os.path.abspath(root), Path(root)
+    for folder_name in roots:
+        tree, root = os.path.abspath(folder_name), Path(folder_name)
         in_tree = [r for r in records if os.path.dirname(os.path.dirname(os.path.abspath(r.path))) == tree]
         notes, found, loaded = removal_notes(root, display)
         problems.extend(found)
@@ -83,6 +83,7 @@ def removal_problems(roots: Sequence[str], records, display) -> List[Problem]:
                    for kind in PAGE_FOLDERS}
         noted = {}
         for note in notes:
+            assert loaded is not None  # notes come from a file that was read
             kind, where = note["kind"], ("removed", note["index"])
             if note["id"] in names[kind] or note["id"] in aliases[kind]:
                 problems.append(loaded.problem(where + ("id",), f"`{note['id']}` is still an id or alias in "

@@ -1,6 +1,6 @@
 """Reports: sourced, explained when negative, possible for the host."""
 from ..problems import Finding
-from ..verdicts import PLATFORMS, HOST_PLATFORM
+from ..verdicts import HOST_PLATFORM, PLATFORMS
 from ..vocabulary import NO_UAS_HOSTS
 from . import rule
 

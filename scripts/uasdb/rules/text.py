@@ -5,7 +5,6 @@ import unicodedata
 from ..problems import Finding
 from . import rule
 
-
 # Every character a reader cannot see but a program still reads, in one set:
 # - the C0 and C1 controls and DEL (tab and newline are judged separately, by field);
 # - Unicode's format characters (category Cf): bidirectional controls that make text read differently from what it

@@ -1,5 +1,6 @@
 """USB IDs: shared IDs are normal but worth a note; reports name IDs the record lists."""
 import re
+from typing import Any, Dict, List, Tuple
 
 from ..problems import WARNING, Finding
 from . import rule
@@ -12,7 +13,7 @@ def id_text(usb_id):
 @rule("shared-usb-id", "the same USB ID in two adapter records (IDs are often shared)", scope="tree", severity=WARNING,
       example='152d:0578 is also listed by shares-an-id — fine when the products share a bridge')
 def shared_usb_id(records, ctx):
-    owners = {}
+    owners: Dict[str, List[Tuple[Any, int]]] = {}  # USB ID -> (record, index in its usb_ids)
     for record in (r for r in records if r.kind == "adapter"):
         for index, usb_id in enumerate(record.data.get("usb_ids", [])):
             owners.setdefault(id_text(usb_id), []).append((record, index))

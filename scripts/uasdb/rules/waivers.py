@@ -55,7 +55,7 @@ def _entries(loaded: Loaded) -> Tuple[List[Tuple[int, Dict[str, str]]], List[Pro
     return good, problems
 
 
-def apply_waivers(roots: Sequence[Path], problems: List[Problem], checked: Set[str],
+def apply_waivers(roots: Sequence[str], problems: List[Problem], checked: Set[str],
                   display: Callable[[Path], str]) -> Tuple[List[Problem], List[Problem]]:
     """(problems left to show, warnings waived). `roots` are the data/ folders involved; `checked` holds the absolute
     paths of the files that were checked, so that waivers for records outside a partial run are not called unused;

@@ -207,7 +207,7 @@ export function uasDetectDecision(check, device) {
 const SOURCE_LETTERS = { lsusb: 'l', 'lsusb -t': 't', 'lsusb -v': 'v', dmesg: 'd', probe: 'p', macOS: 'm', ioreg: 'i' };
 const SOURCE_OF_LETTER = Object.fromEntries(Object.entries(SOURCE_LETTERS).map(([name, letter]) => [letter, name]));
 const TOKEN = {
-  id: /^[0-9a-f]{4}:[0-9a-f]{4}$/, driver: /^[A-Za-z0-9_.\/-]{1,64}$/, speed: /^\d{1,6}(?:\.\d{1,3})?M$/,
+  id: /^[0-9a-f]{4}:[0-9a-f]{4}$/, driver: /^[A-Za-z0-9_./-]{1,64}$/, speed: /^\d{1,6}(?:\.\d{1,3})?M$/,
   bcd: /^[0-9a-f]{4}$/, number: /^\d{1,6}$/, host: /^[a-z0-9-]{1,24}$/, letters: /^[a-z]{1,26}$/, count: /^[1-9]\d{0,2}$/,
 };
 const MOST_DEVICES = 128; // more than any paste holds; a longer address is cut here rather than read whole

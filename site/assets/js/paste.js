@@ -46,6 +46,7 @@ const USB_RESET = /reset (?:SuperSpeed|high-speed|full-speed)/i;
 const DMESG_RELEVANT = /\buas\b|usb-storage|\bUAS\b|reset|quirk|Under-?voltage|I\/O error|USB disconnect|New USB device|new .{0,60}USB device number|: (?:Product|Manufacturer): |scsi host|Direct-Access|over-?current/i;
 
 // Python's str.splitlines(): the same line breaks, no empty string after a final newline.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: \x1c-\x1e are line breaks to splitlines(), which this matches
 const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 export function splitLines(text) {
   const lines = String(text).split(LINE_BREAK);
@@ -247,7 +248,7 @@ export function parseDmesg(text) {
 }
 
 // macOS `ioreg`: USB devices and the storage driver found below each.
-const IOREG_NODE = /^([ |]*)\+-o (.+?)  <class ([A-Za-z0-9_]+)/;
+const IOREG_NODE = /^([ |]*)\+-o (.+?) {2}<class ([A-Za-z0-9_]+)/;
 const IOREG_PROPERTY = /^[ |]*"([^"]+)" = (.*)$/;
 const MAC_DEVICE_CLASSES = ['IOUSBHostDevice', 'IOUSBDevice'];
 const MAC_UAS_CLASSES = ['IOUSBMassStorageUASDriver', 'IOUSBAttachedSCSI'];
@@ -427,9 +428,12 @@ export function parseProbe(text) {
     m = PROBE_DEVICE.exec(line);
     if (m) {
       const strings = [...m[5].matchAll(PROBE_QUOTED)].map((s) => s[1]);
-      last = devices[m[1]] || (devices[m[1]] = { port: m[1], vid: m[2], pid: m[3], bcd_device: m[4] || null,
-        manufacturer: strings.length > 1 ? strings[0] : null, product: strings.length ? strings[strings.length - 1] : null,
-        speed: m[6] || null, driver: null, offers_uas: null });
+      if (!devices[m[1]]) {
+        devices[m[1]] = { port: m[1], vid: m[2], pid: m[3], bcd_device: m[4] || null,
+          manufacturer: strings.length > 1 ? strings[0] : null, product: strings.length ? strings[strings.length - 1] : null,
+          speed: m[6] || null, driver: null, offers_uas: null };
+      }
+      last = devices[m[1]];
       continue;
     }
     m = PROBE_INTERFACE.exec(line);

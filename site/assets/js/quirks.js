@@ -34,7 +34,7 @@ async function init(form) {
   const workingBy = {};  // per ID: products with it that work on uas without a quirk (its file's works_on_uas)
   try {
     [index, kernel] = await Promise.all([loadApi(`${api}quirk-index.json`), loadKernel(api)]);
-  } catch (error) {
+  } catch {
     pickStatus.textContent = 'The database files could not be loaded; typed entries need them too. Reload to try again.';
     return;
   }
@@ -86,7 +86,7 @@ async function init(form) {
       for (const entry of adapter.quirk_entries) {
         const [vid, pid, letters] = entry.split(':');
         const usb = (adapter.usb_ids || []).find((u) => u.vid === vid && u.pid === pid);
-        const span = usb && usb.bcd_device ? [usb.bcd_device.min, usb.bcd_device.max] : null;
+        const span = usb?.bcd_device ? [usb.bcd_device.min, usb.bcd_device.max] : null;
         wanted.push({ id: `${vid}:${pid}`, letters, from: adapter.name, adapter: adapter.id, span });
       }
     }

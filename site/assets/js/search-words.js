@@ -41,8 +41,8 @@ export function indexVocabulary(raw) {
   return {
     words: [...display.keys()],
     display,
-    chips: new Map(Object.entries((raw && raw.chips) || {})),
-    vendors: new Map(Object.entries((raw && raw.vendors) || {})),
+    chips: new Map(Object.entries(raw?.chips || {})),
+    vendors: new Map(Object.entries(raw?.vendors || {})),
   };
 }
 
@@ -76,7 +76,7 @@ export function readQuery(query, vocab, correct = true) {
     if (fixed) corrected = true;
     return fixed || w;
   });
-  const spelled = meant.map((w, i) => (vocab && vocab.display.get(w)) || (meant[i] === lower[i] ? typed[i] : w));
+  const spelled = meant.map((w, i) => vocab?.display.get(w) || (meant[i] === lower[i] ? typed[i] : w));
   const chips = [];
   const vendors = [];
   if (vocab) {

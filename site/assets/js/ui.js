@@ -37,7 +37,7 @@ export function badge(verdict, kind) {
       ? [out, ' ', el('span', { class: 'basis small' }, verdict.basis_text)] : out;
   }
   const words = kind === 'boot' ? params.boot_verdict_short : params.verdict_short;
-  const tone = (params.verdict_tone || {})[verdict] || 'none';
+  const tone = params.verdict_tone?.[verdict] || 'none';
   return el('span', { class: `badge tone-${tone}` }, el('span', { class: 'badge-icon', 'aria-hidden': 'true' }, ICON[tone]),
     ` ${words[verdict] || verdict}`);
 }
