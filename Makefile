@@ -103,16 +103,16 @@ export: venv
 site: export
 	rm -rf public
 	cd site && $(HUGO) --gc --minify --destination ../public --cleanDestinationDir $(if $(BASE_URL),--baseURL "$(BASE_URL)")
-	$(PY) -m uasdb.sitebuild index public
+	$(PY) -m uasdb.publish.sitebuild index public
 	@echo "built public/ ($$(find public -type f | wc -l) files)"
 
-# Live reload for templates, CSS and data: a watcher (scripts/uasdb/watch.py) re-exports data/ into
+# Live reload for templates, CSS and data: a watcher (scripts/uasdb/publish/watch.py) re-exports data/ into
 # site/data/generated on every save, which Hugo's server picks up; errors in an edit are printed here and shown
 # on every page. The search index is built once at start: re-run `make serve` to refresh search.
 serve: site
 	rm -rf site/data/generated/static/pagefind
 	cp -r public/pagefind site/data/generated/static/pagefind
-	$(PY) -m uasdb.watch --out site/data/generated & watcher=$$!; trap 'kill $$watcher 2>/dev/null' EXIT INT TERM; \
+	$(PY) -m uasdb.publish.watch --out site/data/generated & watcher=$$!; trap 'kill $$watcher 2>/dev/null' EXIT INT TERM; \
 	  cd site && $(HUGO) server --bind $(HOST) --port $(PORT)
 
 # ruff and mypy for the Python (pyproject.toml), Biome for the site's JS (biome.json); docs/maintaining.md, "Linters".
@@ -145,11 +145,11 @@ reference: venv
 
 # Speed and scale against reference tools (BENCHMARKS.md, benchmarks.svg); figures only, nothing asserted.
 bench: site debian-packages
-	$(PY) -m uasdb.bench
+	$(PY) -m uasdb.tools.bench
 
 # Page weight (gzip) and Lighthouse scores of the built site; prints figures, asserts nothing.
 bench-site: site debian-packages
-	$(PY) -m uasdb.bench_site --site public
+	$(PY) -m uasdb.tools.bench_site --site public
 
 clean:
 	rm -rf public site/data/generated site/resources .pytest_cache .mypy_cache .ruff_cache

@@ -2,8 +2,8 @@
 
 import pytest
 
-from uasdb.database import check, discover
-from uasdb.fmt import canonical_text
+from uasdb.records.database import check, discover
+from uasdb.records.fmt import canonical_text
 
 
 # `make check` and `make test` run `uasdb validate` and `uasdb fmt --check` themselves (readable output, once),

@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from uasdb.database import check
-from uasdb.distribution_export import add_distributions, change_label, distribution_facts
-from uasdb.export import HOST_LABELS, _usb_slot, build, write
+from uasdb.publish.distributions import add_distributions, change_label, distribution_facts
+from uasdb.publish.export import HOST_LABELS, _usb_slot, build, write
+from uasdb.records.database import check
 
 
 def _distribution(dist_id, name, hosts, entries):

@@ -1,9 +1,9 @@
 """The export joins the linux-hardware.org table: a sentence per USB ID and the most wanted list."""
 import pytest
 
-from uasdb.export import _usb_slot
-from uasdb.linuxhw_export import add_popularity, add_wanted
-from uasdb.reference import load_linuxhw
+from uasdb.publish.export import _usb_slot
+from uasdb.publish.linuxhw import add_popularity, add_wanted
+from uasdb.records.reference import load_linuxhw
 
 TABLE = {"source": "https://github.com/linuxhw/LsUSB/blob/" + "a" * 40 + "/README.md", "commit": "a" * 40,
          "read": "2026-11-23", "total_reports": 211516, "devices": [
@@ -77,5 +77,5 @@ def test_real_table_loads_in_rank_order():
     (("", "MassStorageClass"), "disk"),                   # a name that says nothing stays with the disks
 ])
 def test_wanted_ids_are_sorted_by_what_their_names_say(names, scope):
-    from uasdb.linuxhw_export import device_scope
+    from uasdb.publish.linuxhw import device_scope
     assert device_scope(*names) == scope

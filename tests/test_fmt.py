@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import REPO
-from uasdb.fmt import canonical_text
-from uasdb.loader import load_text
+from uasdb.records.fmt import canonical_text
+from uasdb.records.loader import load_text
 
 SCRAMBLED = """# a comment before everything
 reports:   # why these reports

@@ -5,8 +5,8 @@ import pytest
 import yaml
 
 from uasdb.cli import main
-from uasdb.importers import lsusb
-from uasdb.importers.common import SourceError
+from uasdb.ingest.importers import lsusb
+from uasdb.ingest.importers.common import SourceError
 from uasdb.paths import DATA_DIR
 
 FIXTURE = Path(__file__).parent / "fixtures" / "linuxhw" / "README-snapshot.md"

@@ -1,7 +1,7 @@
 """The verdict rule, case by case (docs/verdicts.md states the same rule in words, with worked examples)."""
 import pytest
 
-from uasdb.verdicts import (
+from uasdb.verdicts.engine import (
     QUIRKS_PARAM_MAX_CHARS,
     adapter_verdict,
     boot_verdict_for_platform,

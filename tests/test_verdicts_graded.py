@@ -1,8 +1,8 @@
 """Verdicts exactly as strong as their evidence: depth, link, grade, quirk provenance and "no verdict" texts
-(scripts/uasdb/verdicts.py, rules 4, 6, 8 and 9)."""
+(scripts/uasdb/verdicts/engine.py, rules 4, 6, 8 and 9)."""
 import pytest
 
-from uasdb.verdicts import (
+from uasdb.verdicts.engine import (
     adapter_verdict,
     boot_verdict_for_platform,
     list_for,

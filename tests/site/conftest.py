@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 import pytest
 
 from uasdb.paths import REPO_ROOT
-from uasdb.sitebuild import LoopbackServer, build_site
+from uasdb.publish.sitebuild import LoopbackServer, build_site
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
 SITE_DATA = FIXTURES / "site-data"

@@ -442,7 +442,7 @@ def test_a_distribution_that_already_sets_the_quirk_is_named(watched_page, site)
 def test_the_probe_people_download_is_served_and_is_the_bundle(site):
     """/probe.py, the file the issue form and the check page tell people to fetch, is the stand-alone bundle of
     scripts/uasdb/probe/ built with the site, and the check page links to it."""
-    from uasdb.probebuild import bundle
+    from uasdb.publish.probebuild import bundle
     served = urllib.request.urlopen(site.url + "/probe.py").read().decode("utf-8")
     assert served == bundle()
     page = urllib.request.urlopen(site.url + "/check/").read().decode("utf-8")
@@ -471,7 +471,7 @@ def test_every_spelling_the_site_prints_for_an_id_is_read_back(js_modules):
     prints must be found again when pasted, on the check page and by the probe's reader. (The bare eight digits,
     152d0578, is a search spelling only: read from a paste, any eight hex digits would look like an ID.)"""
     from uasdb import probe
-    from uasdb.export import usb_spellings
+    from uasdb.publish.export import usb_spellings
     for vid, pid in (("152d", "0578"), ("174c", "55aa"), ("0bda", "9210")):
         for spelling in usb_spellings(vid, pid):
             if spelling == f"{vid}{pid}":

@@ -9,8 +9,8 @@ import urllib.request
 
 import pytest
 
-from uasdb.kernel_export import preserve_builtin
-from uasdb.reference import load_kernel
+from uasdb.publish.kernel import preserve_builtin
+from uasdb.records.reference import load_kernel
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +35,7 @@ def test_js_preserving_entries_match_python_for_every_kernel_id(js_modules, site
 def test_js_merged_line_matches_python_for_the_naughty_entries(js_modules, site):
     """mergeEntries() and buildLine() in quirks-core.js against verdicts.merge_quirk_entries(): the builder's line for
     every naughty adapter at once, in several orders, is the export's combined line (letters united, IDs sorted)."""
-    from uasdb.verdicts import merge_quirk_entries
+    from uasdb.verdicts.engine import merge_quirk_entries
     entries = [e for a in site.export["adapters"] for e in a["verdict"]["quirk_entries"]]
     entries += ["152d:0578:t", "152d:0578:u", "174c:55aa:fu", "0bc2:2322:u"]   # an ID named twice, letters to unite
     cases = [entries, list(reversed(entries)), sorted(entries, key=lambda e: e[::-1])]

@@ -378,8 +378,8 @@ def served_site(tmp_path):
     import time
     import urllib.request
 
-    from uasdb.sitebuild import hugo_binary, stage_site
-    from uasdb.watch import refresh
+    from uasdb.publish.sitebuild import hugo_binary, stage_site
+    from uasdb.publish.watch import refresh
 
     site_dir = stage_site(tmp_path)
     data = tmp_path / "data"

@@ -1,7 +1,7 @@
 """uasdb probe: how this computer sees its USB storage adapters, written as a uasdb report.
 
 Python 3.9+ standard library only, no imports from the rest of uasdb. The site build joins
-these modules into one stand-alone file (uasdb.probebuild), the /probe.py a person fetches
+these modules into one stand-alone file (uasdb.publish.probebuild), the /probe.py a person fetches
 onto a Raspberry Pi and runs as it is:
 
     python3 probe.py                      # read-only: sysfs, /proc, dmesg when allowed
@@ -56,7 +56,7 @@ from .parsers import (
 )
 from .system import Device, Env, Interface, System
 
-# The package's public names: uasdb.issue and the tests import them from here.
+# The package's public names: uasdb.ingest.issue and the tests import them from here.
 __all__ = ["assess", "summary_lines", "BenchPlan", "Progress", "check_bench_targets", "explain_bench",
            "own_random_io", "own_sequential_read", "run_benchmarks", "ProbeResult", "main", "probe", "render",
            "PROBE_VERSION", "REPORT_END", "REPORT_START", "REPORT_START_RE", "SKELETON_END", "SKELETON_START",

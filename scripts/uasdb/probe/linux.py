@@ -115,7 +115,7 @@ PI_MODELS = (  # (pattern on /proc/device-tree/model, schema host); first match 
     (r"Raspberry Pi\b", "pi-older"),
 )
 # Hosts whose USB controller has no UAS. The probe ships as one stand-alone file, so it keeps this copy of the
-# schema's vocabulary (uasdb/vocabulary.py); tests/test_vocabulary.py fails when the two differ.
+# schema's vocabulary (uasdb/records/vocabulary.py); tests/test_vocabulary.py fails when the two differ.
 NO_UAS_HOSTS = ("pi3", "pi3b-plus", "pi-zero-2", "pi-older")
 
 

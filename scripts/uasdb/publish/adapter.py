@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
-from ..vocabulary import FOCUS_PLATFORMS
+from ..records.vocabulary import FOCUS_PLATFORMS
 
 # What a report states, in the words of the reports table (the stated `uas` and `boot` of the schema).
 UAS_WORDS = {"works": "works", "works-with-quirk": "works with a quirk", "broken": "broken",

@@ -8,16 +8,16 @@ import io
 import json
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
-from .. import api_index, probebuild
-from ..reference import load_usbids
-from ..rules.removals import PAGE_FOLDERS
-from ..search_vocabulary import VOCABULARY_FILE, vocabulary
+from ..records.reference import load_usbids
+from ..records.rules.removals import PAGE_FOLDERS
 from . import adapter as adapter_page
+from . import api_index, probebuild
 from . import chipset as chipset_page
 from . import lists as lists_page
 from . import usb as usb_page
 from .common import common, pages
 from .rows import adapter_row
+from .search_vocabulary import VOCABULARY_FILE, vocabulary
 
 API_SCHEMA_VERSION = 1
 # Where the export's Hugo data go: a folder of its own, which site/hugo.yaml mounts as Hugo's data/generated/,

@@ -1,5 +1,5 @@
 // usb-storage.quirks= entries: reading what people type, building the line, and what an entry replaces of
-// the kernel's built-in flags. `preserveBuiltin` follows preserve_builtin() in scripts/uasdb/kernel_export.py
+// the kernel's built-in flags. `preserveBuiltin` follows preserve_builtin() in scripts/uasdb/publish/kernel.py
 // (tests/site/test_site_quirks.py compares the two on every ID of the kernel table). `kernel` is the result
 // of /api/v1/kernel.json. No DOM here.
 
