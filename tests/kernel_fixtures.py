@@ -5,12 +5,12 @@ from types import SimpleNamespace
 
 import yaml
 
-from uasdb.importers import drivedb, kernel, usbids
-from uasdb.loader import load_text
-from uasdb.database import Record
-from uasdb.problems import field_path_text
-from uasdb.reference import DriveDb, KernelTable, UsbIds
-from uasdb.rules import all_rules
+from uasdb.ingest.importers import drivedb, kernel, usbids
+from uasdb.records.database import Record
+from uasdb.records.loader import load_text
+from uasdb.records.problems import field_path_text
+from uasdb.records.reference import DriveDb, KernelTable, UsbIds
+from uasdb.records.rules import all_rules
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

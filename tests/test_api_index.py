@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from uasdb.api_index import API_DOC, API_SCHEMA, ApiDocError, endpoints, index_model
-from uasdb.export import run_export
+from uasdb.publish.api_index import API_DOC, API_SCHEMA, ApiDocError, endpoints, index_model
+from uasdb.publish.export import run_export
 
 SCHEMA = json.loads(API_SCHEMA.read_text(encoding="utf-8"))
 DOC = API_DOC.read_text(encoding="utf-8")
@@ -48,7 +48,7 @@ def test_a_row_the_schema_does_not_define_is_named():
 
 
 def test_the_export_says_so_instead_of_a_traceback(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr("uasdb.api_index.API_DOC", tmp_path / "API.md")
+    monkeypatch.setattr("uasdb.publish.api_index.API_DOC", tmp_path / "API.md")
     (tmp_path / "API.md").write_text("# no table\n", encoding="utf-8")
     assert run_export(tmp_path / "out") == 1
     err = capsys.readouterr().err

@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from uasdb.export import export_tree
+from uasdb.publish.export import export_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in (ROOT / "schema").glob("*.schema.json")}

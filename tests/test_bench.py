@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow  # builds the site several times (about a minute)
 def test_quick_benchmark_runs_and_writes_its_report(tmp_path):
     out = tmp_path / "BENCHMARKS.md"
     env = dict(os.environ, PYTHONPATH=str(REPO / "scripts"))
-    result = subprocess.run([sys.executable, "-m", "uasdb.bench", "--quick", "--out", str(out)],
+    result = subprocess.run([sys.executable, "-m", "uasdb.tools.bench", "--quick", "--out", str(out)],
                             capture_output=True, text=True, env=env, timeout=900)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     text = out.read_text()

@@ -1,5 +1,5 @@
 """`make bench` splits a live edit into the watcher's export and Hugo's rebuild, read from the two logs."""
-from uasdb.bench_live import split_live_edit
+from uasdb.tools.bench_live import split_live_edit
 
 # As the watcher and Hugo 0.168's server print them around one edit and its undo: the raw record is mounted as
 # an asset, so each edit first triggers a quick rebuild that does not show it; the one that does follows

@@ -2,9 +2,8 @@
 
 import pytest
 
-from uasdb.database import check
-from uasdb.fmt import canonical_text
-from uasdb.database import discover
+from uasdb.records.database import check, discover
+from uasdb.records.fmt import canonical_text
 
 
 # `make check` and `make test` run `uasdb validate` and `uasdb fmt --check` themselves (readable output, once),

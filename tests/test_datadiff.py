@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from uasdb.cli import main
-from uasdb.datadiff import diff
+from uasdb.tools.datadiff import diff
 
 
 def record(adapter_id, reports, **extra):

@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from helpers import BASE_ADAPTER, BASE_CHIPSET, REPO, TODAY, write_tree
-from uasdb.database import check
-from uasdb.rules import all_rules
-from uasdb.ruletable import run_rule_table, with_tables
+from uasdb.records.database import check
+from uasdb.records.rules import all_rules
+from uasdb.tools.ruletable import run_rule_table, with_tables
 
 CONTRIBUTING = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
 RULES_DOC = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
@@ -129,7 +129,8 @@ def test_each_worked_example_reads_as_the_engine_computes(title, reports, claims
     """docs/verdicts.md (also the site's /verdicts/ page) promises a badge and basis for each example: the engine
     must give exactly those, so the explanation cannot drift from the code."""
     import yaml
-    from uasdb.verdicts import ICON, adapter_verdict
+
+    from uasdb.verdicts.engine import ICON, adapter_verdict
     record = {"id": "example", "reports": [dict(r, source={"url": "https://example.org/"}) for r in yaml.safe_load(reports)]}
     verdict = adapter_verdict(record)
     found = list(_CLAIM.finditer(claims))

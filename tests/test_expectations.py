@@ -1,12 +1,12 @@
-"""Expectations where nobody has reported (scripts/uasdb/expectations.py): what related evidence gives, how the
+"""Expectations where nobody has reported (scripts/uasdb/verdicts/expectations.py): what related evidence gives, how the
 leave-one-out evaluation hides a product's own reports, and that an expectation never becomes a verdict."""
 import copy
 
 import pytest
 
-from uasdb.expectations import Related, coverage, evaluate, expectations
-from uasdb.export import add_expectations, buy_rankings
-from uasdb.verdicts import adapter_verdict
+from uasdb.publish.export import add_expectations, buy_rankings
+from uasdb.verdicts.engine import adapter_verdict
+from uasdb.verdicts.expectations import Related, coverage, evaluate, expectations
 
 QUIRK = {"uas": "works-with-quirk", "quirks": "u"}                      # stated: the need is shown
 USED_FAST = {"driver": "uas", "workload": ["copy"], "link_speed": "5000M"}  # recommended
@@ -131,7 +131,7 @@ def test_hiding_a_products_reports_hides_what_they_caused(related):
 
 def _all_cells(related):
     """The evaluation's cells, right ones included (evaluate keeps only the wrong ones in its summary)."""
-    from uasdb.expectations import _hide, transferable_uas_class
+    from uasdb.verdicts.expectations import _hide, transferable_uas_class
     cells = []
     for pid, record in related.adapters.items():
         pv = related.verdicts[pid].uas["pi4"]

@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from uasdb.database import check
-from uasdb.distribution_export import add_distributions, change_label
-from uasdb.export import HOST_LABELS, _usb_slot, build, write
+from uasdb.publish.distributions import add_distributions, change_label, distribution_facts
+from uasdb.publish.export import HOST_LABELS, _usb_slot, build, write
+from uasdb.records.database import check
 
 
 def _distribution(dist_id, name, hosts, entries):
@@ -25,7 +25,13 @@ def site():
                       [("174c", "55aa", "u", "https://github.com/a/os/commit/0123456789abcdef0123456789abcdef01234567"),
                        ("0bc2", "2322", "u", "https://github.com/a/os/issues/7")]),
     ]
-    return add_distributions({"adapters": adapters, "usb": usb, "counts": {}}, dists, HOST_LABELS, _usb_slot)
+    facts = distribution_facts(dists, HOST_LABELS)
+    for key in facts:
+        vid, pid = key.split(":")
+        usb.setdefault(key, _usb_slot({"vid": vid, "pid": pid}))
+    site = {"adapters": adapters, "usb": usb, "counts": {}}
+    add_distributions(site, dists, facts)
+    return site
 
 
 @pytest.mark.parametrize("url, label", [

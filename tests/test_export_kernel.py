@@ -5,9 +5,9 @@ import pytest
 
 from helpers import adapter, write_tree
 from kernel_fixtures import fixture_drivedb, fixture_kernel, fixture_usbids
-from uasdb.database import check
-from uasdb.export import build, write
-from uasdb.kernel_export import add_reference, preserve_builtin
+from uasdb.publish.export import build, write
+from uasdb.publish.kernel import add_reference, preserve_builtin
+from uasdb.records.database import check
 
 
 @pytest.mark.parametrize("entry,span,preserving,dropped,no_effect,kept", [
@@ -153,8 +153,8 @@ def test_full_export_writes_pages_for_kernel_only_ids(tmp_path):
 def test_no_ata_1x_from_unusual_devs_is_kept_when_uas_is_turned_off():
     """usb-storage honours NO_ATA_1X (scsiglue.c) and applies unusual_devs.h entries, so a `u` entry must add `t`
     back there; the same flag from unusual_uas.h or the uas probe check is moot under usb-storage."""
-    from uasdb.kernel_export import letter_drivers, preserve_builtin
-    from uasdb.reference import load_kernel
+    from uasdb.publish.kernel import letter_drivers, preserve_builtin
+    from uasdb.records.reference import load_kernel
     table = load_kernel()
     assert letter_drivers(table, "t") == "both" and letter_drivers(table, "f") == "uas"
     for entry in table.entries:
@@ -177,7 +177,7 @@ def _entry(flags, file="drivers/usb/storage/unusual_uas.h", line=1, bcd=("0000",
 
 
 def test_entries_setting_the_same_flags_are_one_fact_with_both_sources():
-    from uasdb.kernel_export import applies_by_itself, group_entries
+    from uasdb.publish.kernel import applies_by_itself, group_entries
     groups = group_entries([
         _entry(["BROKEN_FUA"], line=122),
         _entry(["BROKEN_FUA"], file="drivers/usb/storage/unusual_devs.h", line=2181),
@@ -200,6 +200,6 @@ def test_entries_setting_the_same_flags_are_one_fact_with_both_sources():
     ([_entry(["NO_ATA_1X"])], [], "sntjmicron", None),                               # smartctl does not send ATA
 ])
 def test_smart_blocked_says_when_linux_stops_smartctl_d_sat(kernel, runtime, device_type, expected):
-    from uasdb.kernel_export import smart_blocked
+    from uasdb.publish.kernel import smart_blocked
     slot = {"kernel": kernel, "kernel_runtime": runtime, "smartctl": [{"device_type": device_type}]}
     assert smart_blocked(slot) == expected

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from uasdb.export import chipset_platform_summary, usb_summary, vendor_display_names
-from uasdb.verdicts import adapter_verdict
+from uasdb.publish.export import chipset_platform_summary, usb_summary, vendor_display_names
+from uasdb.verdicts.engine import adapter_verdict
 
 
 def r(host="pi4", **fields):

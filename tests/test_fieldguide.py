@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from uasdb.cli import main
-from uasdb.fieldguide import guide_text, _rows
-from uasdb.schema import KINDS, load_schema
+from uasdb.records.schema import KINDS, load_schema
+from uasdb.tools.fieldguide import _rows, guide_text
 
 GUIDE = Path(__file__).resolve().parents[1] / "docs" / "fields.md"
 

@@ -1,9 +1,16 @@
 """`uasdb fmt`: canonical order, comments kept, data unchanged, idempotent."""
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from uasdb.fmt import canonical_text
+from helpers import REPO
+from uasdb.records.fmt import canonical_text
+from uasdb.records.loader import load_text
 
 SCRAMBLED = """# a comment before everything
 reports:   # why these reports
@@ -74,8 +81,6 @@ def test_unparsable_is_left_alone():
 
 
 def test_check_mode_reports_and_changes_nothing(tmp_path):
-    import subprocess, sys, os
-    from helpers import REPO
     folder = tmp_path / "data" / "adapters"
     folder.mkdir(parents=True)
     target = folder / "acme.yaml"
@@ -93,15 +98,6 @@ def test_check_mode_reports_and_changes_nothing(tmp_path):
 # fmt must never change what a record says. Each case below used to: trailing blanks in a literal block were
 # stripped, long plain values were re-wrapped (their runs of spaces collapsed), links were written through, a
 # folder named *.yaml made a traceback, and an alias-heavy file kept ruamel busy for minutes.
-import os
-import subprocess
-import sys
-
-from hypothesis import given, settings, strategies as st
-
-from helpers import REPO
-from uasdb.loader import load_text
-
 BASE = "id: acme\nname: Acme\nkind: enclosure\ndrive_interface: sata\nreports:\n  - date: \"2021-01-01\"\n" \
        "    source:\n      url: https://example.org/a\n    host: pi4\n"
 

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import REPO
-from uasdb.database import check
+from uasdb.records.database import check
 
 VALID = (REPO / "tests" / "fixtures" / "valid-record.yaml").read_bytes()
 

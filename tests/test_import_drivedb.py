@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from uasdb.importers import drivedb
-from uasdb.importers.common import SourceError
+from uasdb.ingest.importers import drivedb
+from uasdb.ingest.importers.common import SourceError
 
 EXCERPT = Path(__file__).parent / "fixtures" / "drivedb" / "drivedb.h"
 FILE = "drivedb.h"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from uasdb.importers import kernel
-from uasdb.importers.common import SourceError
+from uasdb.ingest.importers import kernel
+from uasdb.ingest.importers.common import SourceError
 
 TREE = Path(__file__).parent / "fixtures" / "kernel-tree"
 UAS = "drivers/usb/storage/unusual_uas.h"

@@ -5,9 +5,9 @@ import pytest
 import yaml
 
 from uasdb.cli import main
+from uasdb.ingest.importers import lsusb
+from uasdb.ingest.importers.common import SourceError
 from uasdb.paths import DATA_DIR
-from uasdb.importers import lsusb
-from uasdb.importers.common import SourceError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "linuxhw" / "README-snapshot.md"
 FILE = "snapshot.md"

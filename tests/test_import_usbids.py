@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from uasdb.importers import drivedb, kernel, usbids
-from uasdb.importers.common import SourceError
+from uasdb.ingest.importers import drivedb, kernel, usbids
+from uasdb.ingest.importers.common import SourceError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXCERPT = FIXTURES / "usb-ids" / "usb.ids"

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from uasdb import fmt as fmt_mod
-from uasdb import issue as issue_mod
 from uasdb.cli import main
-from uasdb.database import check
-from uasdb.loader import load_text
+from uasdb.ingest import issue as issue_mod
+from uasdb.records import fmt as fmt_mod
+from uasdb.records.database import check
+from uasdb.records.loader import load_text
 
 HERE = Path(__file__).resolve().parent
 ISSUES = HERE / "fixtures" / "issues"
@@ -217,7 +217,7 @@ def test_form_dropdowns_offer_exactly_the_schema_values(field_id, schema_path):
 
 
 def test_every_form_field_is_read_by_from_issue():
-    source = (REPO / "scripts" / "uasdb" / "issue.py").read_text(encoding="utf-8")
+    source = (REPO / "scripts" / "uasdb" / "ingest" / "issue.py").read_text(encoding="utf-8")
     unread = [f for f in issue_mod.form_fields() if f"\"{f}\"" not in source and f != "consent"]
     assert unread == []
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from uasdb import kernel_flags
-from uasdb.reference import ReferenceDataError, kernel_file, load_kernel
+from uasdb.records import kernel_flags
+from uasdb.records.reference import ReferenceDataError, kernel_file, load_kernel
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -22,7 +22,7 @@ def test_letters_are_read_from_the_generated_file():
 def test_every_kernel_flag_has_plain_words():
     catalogue = yaml.safe_load(kernel_file().read_text(encoding="utf-8"))["flags"]
     missing = sorted(f["name"] for f in catalogue if f["name"] not in kernel_flags.FLAG_PLAIN)
-    assert not missing, f"add plain words for {missing} to FLAG_PLAIN in scripts/uasdb/kernel_flags.py"
+    assert not missing, f"add plain words for {missing} to FLAG_PLAIN in scripts/uasdb/records/kernel_flags.py"
     assert kernel_flags.flag_text("IGNORE_UAS") == "IGNORE_UAS (falls back to usb-storage)"
 
 

@@ -9,8 +9,7 @@ import time
 
 import pytest
 
-from pattern_worst_cases import (LINEAR_FACTOR, WORST_CASES, cases, javascript_patterns, python_patterns,
-                                 worst_text)
+from pattern_worst_cases import LINEAR_FACTOR, WORST_CASES, cases, javascript_patterns, python_patterns, worst_text
 
 PYTHON = python_patterns()
 # One step per character: a lazy repeat that checks for the end after each one.

@@ -1,7 +1,7 @@
 """Hazardous YAML becomes a precise problem, never a silent change or a traceback."""
 import pytest
 
-from uasdb.loader import load_text
+from uasdb.records.loader import load_text
 
 CASES = [
     # (name, raw bytes, expected (rule, line, column) list)

@@ -17,9 +17,9 @@ import pytest
 
 from uasdb import probe
 from uasdb.probe import cli as probe_cli
-from uasdb.probebuild import BundleError, bundle
-from uasdb.loader import load_text
-from uasdb.schema import schema_problems
+from uasdb.publish.probebuild import BundleError, bundle
+from uasdb.records.loader import load_text
+from uasdb.records.schema import schema_problems
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures" / "probe"
@@ -312,7 +312,7 @@ def test_probe_py_is_stand_alone(tmp_path):
 def test_bundle_refuses_a_module_it_cannot_carry(tmp_path, monkeypatch):
     """A module that imports from outside the standard library, or from a module joined after it, would break the
     stand-alone file on a user's Pi: the site build stops with a message naming the module instead."""
-    from uasdb import probebuild
+    from uasdb.publish import probebuild
     package = tmp_path / "probe"
     shutil.copytree(probebuild.PACKAGE, package)
     monkeypatch.setattr(probebuild, "PACKAGE", package)

@@ -133,7 +133,9 @@ def test_dmesg_fragment_without_the_device_lines_yields_no_device():
 
 @pytest.mark.parametrize("line, kind", [
     ("[ 100.1] usb 2-1: reset SuperSpeed Gen 1 USB device number 2 using xhci_hcd", "reset"),
-    ("[ 100.2] sd 0:0:0:0: [sda] tag#2 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD", "reset"),
+    # The kernel gave up on a command: an abort, counted with timeouts; the reset round that may follow is a reset.
+    ("[ 100.2] sd 0:0:0:0: [sda] tag#2 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD", "timeout"),
+    ("[ 100.2] scsi host0: uas_eh_device_reset_handler start", "reset"),
     ("[ 100.3] blk_update_request: I/O error, dev sda, sector 2048", "io-error"),
     ("[ 100.4] usb 2-1: USB disconnect, device number 2", "disconnect"),
     ("[ 100.5] hwmon hwmon1: Undervoltage detected!", "power"),

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from uasdb.importers import drivedb, kernel, usbids
-from uasdb.importers.common import debian_package
+from uasdb.ingest.importers import drivedb, kernel, usbids
+from uasdb.ingest.importers.common import debian_package
 from uasdb.paths import DATA_DIR
-from uasdb.reference import kernel_file, load_kernel
+from uasdb.records.reference import kernel_file, load_kernel
 
 pytestmark = pytest.mark.reference
 

@@ -7,8 +7,8 @@ import subprocess
 import pytest
 
 from helpers import adapter, write_tree
-from uasdb.database import check
-from uasdb.export import export_tree
+from uasdb.publish.export import export_tree
+from uasdb.records.database import check
 
 GIT = ["git", "-c", "user.name=test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false"]
 
@@ -84,8 +84,8 @@ def test_a_tree_outside_git_has_no_history_to_check(tmp_path):
 @pytest.mark.realdata
 def test_the_repositorys_own_deletions_all_left_an_alias():
     """Every record this repository ever deleted kept its address (the real history, read by `uasdb validate`)."""
-    from uasdb.rules.removals import _deleted_records
     from uasdb.paths import DATA_DIR
+    from uasdb.records.rules.removals import _deleted_records
     deleted = _deleted_records(DATA_DIR)
     result = check()
     assert not [p for p in result.problems if p.rule in ("record-removed", "removal-note")]

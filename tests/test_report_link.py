@@ -5,7 +5,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from uasdb.report_link import FORM_PATH, report_form, report_query
+from uasdb.publish.report_link import FORM_PATH, report_form, report_query
 
 
 def parsed(query: str) -> dict:

@@ -2,7 +2,7 @@ import datetime
 
 import pytest
 
-from uasdb.scaffold import parse_usb_id, scaffold_text, slugify
+from uasdb.ingest.scaffold import parse_usb_id, scaffold_text, slugify
 
 
 @pytest.mark.parametrize("text", ["152d:0578", "152D:0578", "152d0578", "0x152d 0x0578", " 152d:0578 "])

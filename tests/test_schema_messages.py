@@ -25,7 +25,7 @@ def test_enum_suggests(check_records):
 
 def test_unquoted_version_is_explained(tmp_path):
     from helpers import write_tree
-    from uasdb.database import check
+    from uasdb.records.database import check
     data = write_tree(tmp_path, [adapter(firmware=[{"version": "1.10"}])])
     path = data / "adapters" / "acme-box.yaml"
     path.write_text(path.read_text().replace("version: '1.10'", "version: 1.10"))
@@ -55,7 +55,7 @@ def test_empty_source_explains_the_two_options(check_records):
 
 def test_empty_value(tmp_path):
     from helpers import write_tree
-    from uasdb.database import check
+    from uasdb.records.database import check
     data = write_tree(tmp_path, [adapter(vendor="X")])
     path = data / "adapters" / "acme-box.yaml"
     path.write_text(path.read_text().replace("vendor: X", "vendor:"))

@@ -2,8 +2,8 @@
 spelling, the chips and vendors the search leads with, and the site's own words; small enough to fetch at once."""
 import json
 
-from uasdb.export import prepare
-from uasdb.search_vocabulary import SITE_WORDS, vocabulary, words_of
+from uasdb.publish.export import prepare
+from uasdb.publish.search_vocabulary import SITE_WORDS, vocabulary, words_of
 
 SITE = {
     "adapters": [

@@ -1,6 +1,6 @@
 """The benchmark's synthetic datasets pass validation, so the benchmark measures the real pipeline."""
-from uasdb.database import check
-from uasdb.synth import generate
+from uasdb.records.database import check
+from uasdb.tools.synth import generate
 
 
 def test_synthetic_dataset_validates_cleanly(tmp_path):

@@ -1,9 +1,18 @@
 """The verdict rule, case by case (docs/verdicts.md states the same rule in words, with worked examples)."""
 import pytest
 
-from uasdb.verdicts import (QUIRKS_PARAM_MAX_CHARS, adapter_verdict, boot_verdict_for_platform, combined_quirk_line,
-                            evidence_strength, quirk_line_fits, quirk_value_length, summary_line, usb_id_verdict,
-                            verdict_for_platform)
+from uasdb.verdicts.engine import (
+    QUIRKS_PARAM_MAX_CHARS,
+    adapter_verdict,
+    boot_verdict_for_platform,
+    combined_quirk_line,
+    evidence_strength,
+    quirk_line_fits,
+    quirk_value_length,
+    summary_line,
+    usb_id_verdict,
+    verdict_for_platform,
+)
 
 LSUSB_T_UAS = "|__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=uas, 5000M"
 LSUSB_T_BOT = "|__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=usb-storage, 5000M"

@@ -1,9 +1,16 @@
 """Verdicts exactly as strong as their evidence: depth, link, grade, quirk provenance and "no verdict" texts
-(scripts/uasdb/verdicts.py, rules 4, 6, 8 and 9)."""
+(scripts/uasdb/verdicts/engine.py, rules 4, 6, 8 and 9)."""
 import pytest
 
-from uasdb.verdicts import (adapter_verdict, boot_verdict_for_platform, list_for, report_depth, report_link,
-                            summary_line, verdict_for_platform)
+from uasdb.verdicts.engine import (
+    adapter_verdict,
+    boot_verdict_for_platform,
+    list_for,
+    report_depth,
+    report_link,
+    summary_line,
+    verdict_for_platform,
+)
 
 LSUSB_T_UAS_480 = "|__ Port 1: Dev 3, If 0, Class=Mass Storage, Driver=uas, 480M"
 LSUSB_T_UAS_10G = "/:  Bus 04.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/4p, 10000M\n" \

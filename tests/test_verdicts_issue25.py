@@ -2,8 +2,8 @@
 engine before graded verdicts gave every one of these another answer)."""
 import pytest
 
-from uasdb.database import check
-from uasdb.verdicts import adapter_verdict, summary_line
+from uasdb.records.database import check
+from uasdb.verdicts.engine import adapter_verdict, summary_line
 
 
 @pytest.fixture(scope="module")

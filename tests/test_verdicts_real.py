@@ -1,8 +1,8 @@
 """The verdicts a forum helper links to, pinned on the real data/ (each case was wrong before the evidence rule)."""
 import pytest
 
-from uasdb.database import check
-from uasdb.export import build
+from uasdb.publish.export import build
+from uasdb.records.database import check
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,13 @@ import json
 import pytest
 
 from helpers import REPO
-from uasdb import export, issue, probe, vocabulary
-from uasdb.issueform import DROPDOWNS, FORM, run_issue_form, schema_node, with_options
-from uasdb.rules import reports
-from uasdb.verdicts import HOST_PLATFORM, PLATFORMS
+from uasdb import probe
+from uasdb.ingest import issue
+from uasdb.ingest.issueform import DROPDOWNS, FORM, run_issue_form, schema_node, with_options
+from uasdb.publish import export
+from uasdb.records import vocabulary
+from uasdb.records.rules import reports
+from uasdb.verdicts.engine import HOST_PLATFORM, PLATFORMS
 
 SCHEMA = json.loads((REPO / "schema" / "adapter.schema.json").read_text(encoding="utf-8"))
 HOST_ENUM = SCHEMA["properties"]["reports"]["items"]["properties"]["host"]["enum"]

@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
-from uasdb.export import COMMON_JSON
 from uasdb.paths import REPO_ROOT
-from uasdb.watch import State, refresh, snapshot
+from uasdb.publish.files import COMMON_JSON
+from uasdb.publish.watch import State, refresh, snapshot
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "site-data"
 
@@ -73,9 +73,9 @@ def test_an_edit_rewrites_only_the_files_it_changes(tree, monkeypatch):
     old one, so Hugo's server never reads it half-written), and drops files the export no longer has."""
     # Outside git (as this copy of the records is) the export's time is "now", a new one on every export; the
     # watcher keeps its first, or every file would change with it.
-    import uasdb.export
+    import uasdb.publish.export
     moments = iter(f"2026-01-01T00:00:{n:02d}Z" for n in range(60))
-    monkeypatch.setattr(uasdb.export, "_generated_at", lambda pathspecs=(): next(moments))
+    monkeypatch.setattr(uasdb.publish.export, "_generated_at", lambda pathspecs=(): next(moments))
     data, out = tree
     state = State()
     assert refresh(out, [data], state) == []
@@ -100,7 +100,7 @@ def test_an_edit_rewrites_only_the_files_it_changes(tree, monkeypatch):
 def test_the_watcher_parses_again_only_the_records_that_changed(tree, monkeypatch):
     """With one State across refreshes (as `make serve` runs it), an edit costs the edited record's parse, not the
     whole tree's, and the export is the same as a cold one."""
-    import uasdb.database as database
+    import uasdb.records.database as database
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     parsed = []
     real = database._load_one
@@ -175,8 +175,8 @@ def test_after_each_kind_of_edit_the_live_export_is_the_published_one(tree, monk
 def test_an_edit_recomputes_rules_and_verdicts_of_that_record_only(tree, monkeypatch):
     """At 10,000 records the per-record rules and the verdicts are most of an export: after an edit the watcher
     runs them again for the edited record and nothing else."""
-    import uasdb.database as database
-    import uasdb.export as export
+    import uasdb.publish.export as export
+    import uasdb.records.database as database
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     checked, judged = [], []
     real_safe, real_verdict = database._safe, export.adapter_verdict
@@ -197,8 +197,9 @@ def test_the_watcher_starts_warm_so_its_first_edit_costs_one_record(tree, monkey
     """`make serve` exports before the watcher starts; the watcher then exports once itself (writing nothing that
     is already right), so the first edit a contributor makes is as quick as every later one."""
     import threading
-    import uasdb.export as export
-    import uasdb.watch as watch_module
+
+    import uasdb.publish.export as export
+    import uasdb.publish.watch as watch_module
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     data, out = tree
     assert refresh(out, [data]) == []          # what `make site` left before `make serve` starts the watcher

@@ -1,4 +1,21 @@
-"""uasdb: validator, verdict engine and tooling for the USB storage adapter compatibility database."""
+"""uasdb: validator, verdict engine and tooling for the USB storage adapter compatibility database.
+
+The package is grouped by role; imports run one way, records -> verdicts -> publish, with ingest and tools beside:
+
+  cli.py       the `uasdb` command (every subcommand), paths.py where the repository's folders are
+  records/     reading and checking the YAML records: loader (values with line:col), schema, rules/ (one rule per
+               concern, one registry), database (check a tree), fmt, the schema's vocabulary, the reference tables
+               (kernel, usb.ids, smartmontools, linux-hardware.org) and the kernel's quirk letters
+  verdicts/    engine.py (reports -> graded findings -> verdicts and lists) and expectations.py (labelled
+               expectations from related products, with their leave-one-out accuracy)
+  publish/     export.py (the catalog), one model module per page kind (adapter, usb, chipset, lists, rows, common),
+               files.py (one file per entity, each its JSON API file), the kernel/distribution/linux-hardware
+               joins, the watcher behind `make serve` and the site build
+  ingest/      turning published reports into records: the issue form and its parser, `uasdb new`, importers/
+  tools/       maintainers' tools: benchmarks and their synthetic data, the generated field guide and rule table,
+               the data diff for pull requests
+  probe/       the stand-alone probe people run (bundled into /probe.py; Python 3.9 and the standard library only)
+"""
 
 __version__ = "0.1.0"
 

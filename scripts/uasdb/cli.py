@@ -21,8 +21,8 @@ def _print_problems(problems, out=sys.stdout) -> None:
 
 
 def cmd_validate(args) -> int:
-    from .database import check
-    from .problems import count
+    from .records.database import check
+    from .records.problems import count
     result = check([Path(p) for p in args.paths])
     if not result.records and not result.problems:
         where = ", ".join(args.paths) or "data/"
@@ -42,7 +42,7 @@ def cmd_validate(args) -> int:
 
 
 def cmd_rules(args) -> int:
-    from .rules import all_rules
+    from .records.rules import all_rules
     for rule in all_rules():
         fix = " (fixed by `uasdb fmt`)" if rule.fixable else ""
         print(f"{rule.id:31} {rule.severity:8} {rule.scope:8} {rule.description}{fix}")
@@ -50,8 +50,8 @@ def cmd_rules(args) -> int:
 
 
 def cmd_verdicts(args) -> int:
-    from .database import check
-    from .verdicts import PLATFORMS, adapter_verdict
+    from .records.database import check
+    from .verdicts.engine import PLATFORMS, adapter_verdict
     result = check()
     if args.evaluate and not result.errors:
         return _evaluate(result.records, args.json)
@@ -91,7 +91,7 @@ def cmd_verdicts(args) -> int:
 
 def _evaluate(records, as_json: bool) -> int:
     """`uasdb verdicts --evaluate`: how often an expectation matches the verdict its product's own reports give."""
-    from .expectations import coverage, evaluate, evaluation_text, related_from_records
+    from .verdicts.expectations import coverage, evaluate, evaluation_text, related_from_records
     related = related_from_records(records)
     result, products = evaluate(related), coverage(related)
     if as_json:
@@ -103,24 +103,24 @@ def _evaluate(records, as_json: bool) -> int:
 
 
 def cmd_fmt(args) -> int:
-    from .fmt import run_fmt
+    from .records.fmt import run_fmt
     return run_fmt([Path(p) for p in args.paths], check_only=args.check)
 
 
 def cmd_new(args) -> int:
-    from .scaffold import run_new
+    from .ingest.scaffold import run_new
     return run_new(args.usb, args.name, args.force)
 
 
 def cmd_export(args) -> int:
-    from .export import run_export
+    from .publish.export import run_export
     return run_export(Path(args.out), [Path(d) for d in args.data] if args.data else None)
 
 
 def cmd_import(args) -> int:
     # Generated reference files: data/kernel/, data/usb-ids/, data/smartmontools/ (see docs/kernel.md), data/linuxhw/.
+    from .ingest.importers import drivedb, kernel, lsusb, usbids
     from .paths import DATA_DIR
-    from .importers import drivedb, kernel, lsusb, usbids
     if args.command == "import-lsusb":
         return lsusb.run_import_lsusb(args.path, DATA_DIR, args.check)
     if args.command == "import-kernel":
@@ -131,27 +131,27 @@ def cmd_import(args) -> int:
 
 
 def cmd_from_issue(args) -> int:
-    from .issue import run_from_issue
+    from .ingest.issue import run_from_issue
     return run_from_issue(args.source, args.author, args.date, args.write, args.data, args.issue, args.summary, args.comment)
 
 
 def cmd_diff(args) -> int:
-    from .datadiff import run_diff
+    from .tools.datadiff import run_diff
     return run_diff(args.base, args.head, Path(args.repo) if args.repo else None)
 
 
 def cmd_issue_form(args) -> int:
-    from .issueform import run_issue_form
+    from .ingest.issueform import run_issue_form
     return run_issue_form(Path(args.file), args.check)
 
 
 def cmd_rule_table(args) -> int:
-    from .ruletable import run_rule_table
+    from .tools.ruletable import run_rule_table
     return run_rule_table(Path(args.file), args.check)
 
 
 def cmd_field_guide(args) -> int:
-    from .fieldguide import run_field_guide
+    from .tools.fieldguide import run_field_guide
     return run_field_guide(Path(args.out), args.check)
 
 
@@ -185,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_verdicts)
 
     # `probe` hands its arguments to the probe package, scripts/uasdb/probe/ (see main()); the site serves the
-    # same code as one stand-alone file, /probe.py (uasdb.probebuild).
+    # same code as one stand-alone file, /probe.py (uasdb.publish.probebuild).
     sub.add_parser("probe", help="describe this computer's USB storage adapters as a report (stand-alone: probe.py)",
                    add_help=False)
 
@@ -247,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from .reference import ReferenceDataError
+    from .records.reference import ReferenceDataError
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["probe"]:  # the probe parses its own options, so `uasdb probe --help` is the probe's
         from .probe.cli import main as probe_main

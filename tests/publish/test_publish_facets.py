@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from uasdb.publish import buy, chipset, facets, lists, usb
-from uasdb.vocabulary import KIND_TITLES
+from uasdb.records.vocabulary import KIND_TITLES
 
 KINDS = {"enclosure": "A case for one drive", "dock": "A drive dock or station"}
 
@@ -124,7 +124,7 @@ def test_chipset_filters_list_makers_alphabetically():
     assert rows[0]["facets"] == {"maker": ["via-labs"], "uas": ["yes"]}
     maker, uas = chipset.index_filters(rows)
     assert [(o["value"], o["count"]) for o in maker["options"]] == [("asmedia", 2), ("via-labs", 1)]
-    assert [o["label"] for o in uas["options"]] == ["Supports UAS", "Not known"]
+    assert [o["label"] for o in uas["options"]] == ["With UAS", "Not known"]
 
 
 def test_list_filters_follow_the_entries_badges():

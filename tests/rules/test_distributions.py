@@ -4,7 +4,7 @@ import pytest
 import yaml
 
 from helpers import TODAY, rule_hits
-from uasdb.database import check
+from uasdb.records.database import check
 
 ENTRY = {"vid": "152d", "pid": "0578", "flags": "u", "added_in": "https://example.org/pull/1",
          "added_on": "2022-04-25", "reason": "Reported broken with UAS."}

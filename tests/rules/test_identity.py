@@ -5,7 +5,7 @@ from helpers import BASE_CHIPSET, adapter, rule_hits
 
 def test_id_must_match_file_name(tmp_path):
     from helpers import write_tree
-    from uasdb.database import check
+    from uasdb.records.database import check
     data = write_tree(tmp_path, [adapter()])
     (data / "adapters" / "acme-box.yaml").rename(data / "adapters" / "acme-box-2.yaml")
     problems = check([data]).problems
@@ -33,7 +33,7 @@ def test_chipset_ids_are_unique_too(check_records):
 
 def test_schema_comment_required(tmp_path):
     from helpers import write_tree
-    from uasdb.database import check
+    from uasdb.records.database import check
     data = write_tree(tmp_path, [adapter()])
     path = data / "adapters" / "acme-box.yaml"
     path.write_text(path.read_text().split("\n", 1)[1])
@@ -77,7 +77,7 @@ def test_an_alias_equal_to_its_own_id_is_refused(check_records):
 @pytest.mark.parametrize("name", ["con", "nul", "com1", "lpt9", "aux", "prn"])
 def test_windows_device_names_are_refused_as_ids_and_aliases(tmp_path, name):
     from helpers import write_tree
-    from uasdb.database import check
+    from uasdb.records.database import check
     data = write_tree(tmp_path, [adapter(id=name, aliases=[name + "x", "aux"])])
     assert rule_hits(check([data]).problems, "id-portable") == ["id", "aliases[1]"]
 

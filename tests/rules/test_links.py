@@ -2,7 +2,7 @@
 import pytest
 
 from helpers import BASE_CHIPSET, adapter, rule_hits
-from uasdb.rules.links import url_problem
+from uasdb.records.rules.links import url_problem
 
 URLS = [
     ("https://github.com/raspberrypi/linux/issues/3070", None),

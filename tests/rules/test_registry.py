@@ -7,9 +7,9 @@ import pytest
 
 from helpers import REPO, TODAY, adapter, write_tree
 from uasdb.cli import build_parser
-from uasdb.database import check
-from uasdb.fmt import canonical_text
-from uasdb.rules import ALL_KINDS, all_rules, declare, rule_by_id
+from uasdb.records.database import check
+from uasdb.records.fmt import canonical_text
+from uasdb.records.rules import ALL_KINDS, all_rules, declare, rule_by_id
 
 REGISTERED = {r.id for r in all_rules()}
 SOURCES = sorted((REPO / "scripts" / "uasdb").rglob("*.py"))
@@ -42,7 +42,7 @@ ID_FOR = {"additionalProperties": "schema-unknown-field"}
 
 def test_every_json_schema_keyword_the_schemas_use_has_its_id():
     # The record schemas (api.schema.json checks the export in a test, never a contributor's record).
-    from uasdb.schema import KINDS
+    from uasdb.records.schema import KINDS
     used = {k for kind in KINDS for k in _keywords(json.loads((REPO / "schema" / f"{kind}.schema.json").read_text()))}
     # x-uasdb-* keys are our annotations (vocabulary.py reads them); validators ignore them.
     expected = {ID_FOR.get(k, f"schema-{k.lower()}") for k in used - ANNOTATIONS if not k.startswith("x-uasdb-")}

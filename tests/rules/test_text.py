@@ -5,7 +5,7 @@ import unicodedata
 import pytest
 
 from helpers import adapter, rule_hits
-from uasdb.rules.text import INVISIBLE
+from uasdb.records.rules.text import INVISIBLE
 
 HIDDEN = [
     ("zero width space", "tor\u200bvalds"),
@@ -41,9 +41,9 @@ def test_visible_text_in_any_script_passes(check_records, text):
 
 
 def test_the_message_names_the_character():
-    from uasdb.rules.text import text_safe
-    from uasdb.database import Record
-    from uasdb.loader import Loaded
+    from uasdb.records.database import Record
+    from uasdb.records.loader import Loaded
+    from uasdb.records.rules.text import text_safe
     (finding,) = text_safe(Record("adapter", Loaded("x.yaml", data={"name": "tor\u200cvalds"})), None)
     assert finding.message == "invisible character U+200C ZERO WIDTH NON-JOINER at position 4"
 

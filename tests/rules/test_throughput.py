@@ -72,7 +72,7 @@ def test_every_link_the_schema_allows_has_a_ceiling():
     import json
 
     from helpers import REPO
-    from uasdb.rules.throughput import DRIVE_LINK_MBPS, DRIVE_LINK_NAMES
+    from uasdb.records.rules.throughput import DRIVE_LINK_MBPS, DRIVE_LINK_NAMES
     schema = json.loads((REPO / "schema" / "chipset.schema.json").read_text(encoding="utf-8"))
     allowed = set(schema["properties"]["drive_links"]["items"]["enum"])
     assert allowed == set(DRIVE_LINK_MBPS) == set(DRIVE_LINK_NAMES)
@@ -81,7 +81,7 @@ def test_every_link_the_schema_allows_has_a_ceiling():
 def test_adapter_checked_alone_still_sees_its_chip(tmp_path):
     """`uasdb validate data/adapters/x.yaml` reads the chip's links from data/chipsets/ beside it."""
     from helpers import TODAY, write_tree
-    from uasdb.database import check
+    from uasdb.records.database import check
     data = write_tree(tmp_path, [through_chip(440)], [SATA_3G_CHIP])
     problems = check([data / "adapters" / "acme-box.yaml"], today=TODAY).problems
     assert rule_hits(problems, "throughput-within-chip") == ["reports[0].throughput[0].value"]

@@ -2,7 +2,7 @@ import pytest
 
 from helpers import BASE_CHIPSET, adapter
 from kernel_fixtures import findings, hits
-from uasdb.rules.usb_names import names_agree
+from uasdb.records.rules.usb_names import names_agree
 
 
 def with_id(vid, pid, **strings):

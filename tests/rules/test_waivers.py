@@ -4,7 +4,7 @@ import pytest
 import yaml
 
 from helpers import TODAY, adapter, write_tree
-from uasdb.database import check
+from uasdb.records.database import check
 
 SHARED = [adapter(), adapter(id="other-box")]  # 152d:0578 in both: one shared-usb-id warning on each
 WAIVE_ACME = {"record": "adapters/acme-box.yaml", "rule": "shared-usb-id", "field": "usb_ids[0]",

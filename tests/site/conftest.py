@@ -2,7 +2,6 @@
 and Debian's Chromium driven by pytest-playwright (never a downloaded browser)."""
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from urllib.parse import urlparse
@@ -10,8 +9,7 @@ from urllib.parse import urlparse
 import pytest
 
 from uasdb.paths import REPO_ROOT
-
-from uasdb.sitebuild import LoopbackServer, build_site
+from uasdb.publish.sitebuild import LoopbackServer, build_site
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
 SITE_DATA = FIXTURES / "site-data"

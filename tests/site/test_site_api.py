@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from uasdb.database import check
 from uasdb.paths import REPO_ROOT
-from uasdb.export import API_SCHEMA_VERSION, export_tree
+from uasdb.publish.export import export_tree
+from uasdb.publish.files import API_SCHEMA_VERSION
+from uasdb.records.database import check
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
 
@@ -86,7 +87,7 @@ def test_site_fixtures_are_schema_valid():
 
 
 def test_throughput_chart_converts_units_and_scales_bars():
-    from uasdb.export import throughput_chart
+    from uasdb.publish.export import throughput_chart
     record = {"reports": [{"driver": "uas", "throughput": [
         {"test": "seq-read", "value": 100, "unit": "MiB/s"},
         {"test": "seq-read", "value": 52.4288, "unit": "MB/s", "driver": "usb-storage"},
@@ -99,7 +100,7 @@ def test_throughput_chart_converts_units_and_scales_bars():
 
 
 def test_throughput_bars_are_measured_against_the_link_they_ran_over():
-    from uasdb.export import throughput_chart
+    from uasdb.publish.export import throughput_chart
     seq = lambda value, **report: dict(report, throughput=[{"test": "seq-read", "value": value, "unit": "MB/s"}])  # noqa: E731
     record = {"reports": [
         seq(420, host="linux-x86_64", link_speed="10000M"),  # stated link
@@ -142,5 +143,5 @@ def test_csv_cells_that_start_like_formulas_open_as_text(tmp_path):
 @pytest.mark.parametrize("value, cell", [("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"), ("@A1", "'@A1"),
                                          ("\t=1", "'\t=1"), ("\r=1", "'\r=1"), ("a=1", "a=1"), ("", ""), (3, 3)])
 def test_one_cell_writer_neutralises_every_formula_lead(value, cell):
-    from uasdb.export import spreadsheet_cell
+    from uasdb.publish.files import spreadsheet_cell
     assert spreadsheet_cell(value) == cell

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from uasdb.api_index import API_SCHEMA
+from uasdb.publish.api_index import API_SCHEMA
 
 pytestmark = pytest.mark.browser
 

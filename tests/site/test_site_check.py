@@ -417,7 +417,7 @@ def test_each_js_pattern_reads_a_megabyte_of_its_worst_case_in_linear_time(js_mo
     runs = [{"source": source, "flags": flags, "prefix": p, "unit": u, "suffix": s, "size": MEGABYTE}
             for p, u, s in cases(name)]
     results = js_modules.evaluate(RUN_LINEAR_WORKERS, [LINEAR_WORKER, runs, LINEAR_FACTOR])
-    slow = [(case, result) for case, result in zip(cases(name), results)
+    slow = [(case, result) for case, result in zip(cases(name), results, strict=True)
             if result.get("error") or result["took"] is None or result["took"] > LINEAR_FACTOR * result["reference"]]
     assert slow == [], f"{name} backtracks: {slow}"
 
@@ -442,7 +442,7 @@ def test_a_distribution_that_already_sets_the_quirk_is_named(watched_page, site)
 def test_the_probe_people_download_is_served_and_is_the_bundle(site):
     """/probe.py, the file the issue form and the check page tell people to fetch, is the stand-alone bundle of
     scripts/uasdb/probe/ built with the site, and the check page links to it."""
-    from uasdb.probebuild import bundle
+    from uasdb.publish.probebuild import bundle
     served = urllib.request.urlopen(site.url + "/probe.py").read().decode("utf-8")
     assert served == bundle()
     page = urllib.request.urlopen(site.url + "/check/").read().decode("utf-8")
@@ -471,7 +471,7 @@ def test_every_spelling_the_site_prints_for_an_id_is_read_back(js_modules):
     prints must be found again when pasted, on the check page and by the probe's reader. (The bare eight digits,
     152d0578, is a search spelling only: read from a paste, any eight hex digits would look like an ID.)"""
     from uasdb import probe
-    from uasdb.export import usb_spellings
+    from uasdb.publish.export import usb_spellings
     for vid, pid in (("152d", "0578"), ("174c", "55aa"), ("0bda", "9210")):
         for spelling in usb_spellings(vid, pid):
             if spelling == f"{vid}{pid}":
@@ -480,3 +480,26 @@ def test_every_spelling_the_site_prints_for_an_id_is_read_back(js_modules):
             assert js_modules.call("check-core.js", "m.analysePaste(args[0]).devices.map((d) => d.id)", text) == \
                 [f"{vid}:{pid}"], spelling
             assert probe.find_usb_ids(text) == [f"{vid}:{pid}"], spelling
+
+
+# One UAS error-handling round as Linux prints it: the command is aborted, then one device reset, which prints a
+# start line, the USB reset and a success line.
+ONE_ABORT_ONE_RESET = """\
+[  123.456] sd 0:0:0:0: [sda] tag#5 uas_eh_abort_handler 0 uas-tag 6 inflight: CMD IN
+[  123.457] sd 0:0:0:0: [sda] tag#5 CDB: Read(10) 28 00 00 00 08 00 00 00 08 00
+[  123.501] scsi host0: uas_eh_device_reset_handler start
+[  123.640] usb 2-1: reset SuperSpeed USB device number 2 using xhci_hcd
+[  123.662] scsi host0: uas_eh_device_reset_handler success
+"""
+
+
+def test_one_abort_and_one_reset_round_count_as_that(js_modules):
+    """A helper reading the check page must not see "4 resets" for one aborted command and one reset: each
+    round of the kernel's error handling counts once, in probe.py and on the check page alike."""
+    python = probe.parse_dmesg(ONE_ABORT_ONE_RESET)["events"]
+    assert [e["kind"] for e in python] == ["timeout", "reset"]
+    assert js_modules.call("paste.js", "m.parseDmesg(args[0])", ONE_ABORT_ONE_RESET)["events"] == python
+    twice = probe.parse_dmesg(ONE_ABORT_ONE_RESET + ONE_ABORT_ONE_RESET)["events"]
+    assert [e["kind"] for e in twice] == ["timeout", "reset", "timeout", "reset"]
+    bare = "[  9.1] usb 2-1: reset SuperSpeed USB device number 2 using xhci_hcd\n"  # a reset outside a round
+    assert [e["kind"] for e in probe.parse_dmesg(bare)["events"]] == ["reset"]

@@ -7,7 +7,6 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-
 from test_site_check import ASMEDIA_V, EXPECTED, captured, probe_output, run_check
 from test_site_ux import TROUBLED_DMESG
 

@@ -70,7 +70,7 @@ def test_adapter_with_no_quirk_and_a_string_check_says_when_linux_steps_in(watch
 
 def test_a_quirk_entry_that_would_drop_builtin_flags_is_shown_keeping_them(tmp_path):
     """152d:0567 has NO_REPORT_OPCODES (letter f) built in; a report's `152d:0567:t` entry would clear it."""
-    from uasdb.sitebuild import build_site
+    from uasdb.publish.sitebuild import build_site
     record = adapter(usb_ids=[{"vid": "152d", "pid": "0567"}],
                      report={"driver": "uas", "uas": "works-with-quirk", "quirks": "t"})
     public = build_site(tmp_path / "site", "http://127.0.0.1:1", [write_tree(tmp_path, [record])])

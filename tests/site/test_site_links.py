@@ -3,7 +3,6 @@ one page of each layout loads in the browser without console errors or requests 
 from __future__ import annotations
 
 import pytest
-
 from crawl import crawl, one_page_per_layout
 
 pytestmark = pytest.mark.browser

@@ -307,3 +307,16 @@ def test_the_site_serves_the_schemas_at_their_ids(site):
     for name in ("api.schema.json", "adapter.schema.json", "chipset.schema.json", "distribution.schema.json"):
         served = json.loads(urllib.request.urlopen(f"{site.url}/schema/{name}").read())
         assert served["$id"] == f"https://uasdb.github.io/schema/{name}"
+
+
+def test_an_asin_links_to_its_listing(browser, real_site):
+    """A buyer acts on an ASIN by opening the listing: each one on a product page is a link to it."""
+    adapter = next(a for a in real_site.export["adapters"] if (a.get("product_codes") or {}).get("asin"))
+    context = browser.new_context(base_url=real_site.url)
+    page = context.new_page()
+    page.goto(f"/adapters/{adapter['id']}/")
+    for asin in adapter["product_codes"]["asin"]:
+        link = page.locator("dl.facts").get_by_role("link", name=asin)
+        assert link.get_attribute("href") == f"https://www.amazon.com/dp/{asin}"
+        assert "nofollow" in link.get_attribute("rel")
+    context.close()

@@ -9,8 +9,8 @@ import urllib.request
 
 import pytest
 
-from uasdb.kernel_export import preserve_builtin
-from uasdb.reference import load_kernel
+from uasdb.publish.kernel import preserve_builtin
+from uasdb.records.reference import load_kernel
 
 pytestmark = pytest.mark.browser
 
@@ -28,14 +28,14 @@ def test_js_preserving_entries_match_python_for_every_kernel_id(js_modules, site
     got = js_modules.call("quirks-core.js", "args[1].map(([e, span]) => m.preserveBuiltin(args[0], e, span))",
                           kernel_json(site), cases)
     expected = [preserve_builtin(table, entry, tuple(span) if span else None) for entry, span in cases]
-    mismatches = [(case, g, e) for case, g, e in zip(cases, got, expected) if g != e]
+    mismatches = [(case, g, e) for case, g, e in zip(cases, got, expected, strict=True) if g != e]
     assert mismatches == []
 
 
 def test_js_merged_line_matches_python_for_the_naughty_entries(js_modules, site):
     """mergeEntries() and buildLine() in quirks-core.js against verdicts.merge_quirk_entries(): the builder's line for
     every naughty adapter at once, in several orders, is the export's combined line (letters united, IDs sorted)."""
-    from uasdb.verdicts import merge_quirk_entries
+    from uasdb.verdicts.engine import merge_quirk_entries
     entries = [e for a in site.export["adapters"] for e in a["verdict"]["quirk_entries"]]
     entries += ["152d:0578:t", "152d:0578:u", "174c:55aa:fu", "0bc2:2322:u"]   # an ID named twice, letters to unite
     cases = [entries, list(reversed(entries)), sorted(entries, key=lambda e: e[::-1])]
@@ -57,7 +57,7 @@ def test_typed_entries_are_read_or_explained(js_modules, site, typed, entries, p
     result = js_modules.call("quirks-core.js", "m.parseEntries(args[1], args[0])", kernel_json(site), typed)
     assert [[e["id"], e["letters"]] for e in result["entries"]] == entries
     assert len(result["problems"]) == len(problems)
-    for text, expected in zip([p["text"] for p in result["problems"]], problems):
+    for text, expected in zip([p["text"] for p in result["problems"]], problems, strict=True):
         assert text.startswith(expected)
 
 
@@ -201,4 +201,23 @@ def test_an_entry_a_distribution_already_ships_is_named(watched_page):
     warnings = page.locator('[data-warning="distribution-already"]')
     assert warnings.count() == 1
     assert "Fixture OS already sets 174c:55aa:u" in warnings.inner_text()
+    assert page.problems == []
+
+
+def test_an_entry_shared_with_a_product_that_works_says_so(watched_page, site):
+    """As on /naughty/: an entry for an ID also changes the products with that ID that work on uas without one."""
+    page = watched_page
+    open_builder(page, "?adapters=fixture-naughty-jms")
+    assert result_line(page) == "usb-storage.quirks=152d:0578:u"
+    warning = page.locator('#builder-notes > li[data-usb-id="152d:0578"] [data-warning="shared-with-working"]')
+    other = site.adapter("fixture-second-jms")
+    assert warning.get_by_role("link", name=other["name"]).get_attribute("href") == "/adapters/fixture-second-jms/"
+    assert site.adapter("fixture-naughty-jms")["name"] not in warning.inner_text()  # the picked one needs it
+    page.get_by_label("USB IDs and flag letters").fill("174c:55aa:u")
+    settled(page)
+    typed = page.locator('#builder-notes > li[data-usb-id="174c:55aa"] [data-warning="shared-with-working"]')
+    assert site.adapter("fixture-nice-sata")["name"] in typed.inner_text()
+    page.get_by_label("USB IDs and flag letters").fill("abcd:1234:u")  # no product with it works without a quirk
+    settled(page)
+    assert page.locator('[data-warning="shared-with-working"]').count() == 1  # only the picked adapter's entry
     assert page.problems == []

@@ -53,6 +53,20 @@ def test_results_show_the_verdict(watched_page, site):
     assert first.locator(".result-verdict").inner_text() == site.adapter("fixture-naughty-jms")["summary"]
 
 
+@pytest.mark.parametrize("query, adapter", [("Quirkcable", "fixture-naughty-jms"), ("Goodcase", "fixture-nice-sata"),
+                                            ("Otherfixture", "fixture-second-jms")])
+def test_a_result_says_its_verdict_once(watched_page, site, query, adapter):
+    """The verdict line is shown above the snippet; the snippet is cut from the rest of the page, not the verdict
+    line again."""
+    search(watched_page, query)
+    result = watched_page.locator(".results li", has=watched_page.locator(f'a[href="/adapters/{adapter}/"]'))
+    snippet = result.locator("p.small").inner_text()
+    summary = site.adapter(adapter)["summary"]
+    words = summary.split()
+    # No run of six words of the verdict line appears in the snippet.
+    assert not any(" ".join(words[i:i + 6]) in snippet for i in range(len(words) - 5)), (snippet, summary)
+
+
 @pytest.mark.parametrize("label, value, expected", [
     ("Chipset", "JMS567", {"/adapters/fixture-naughty-jms/", "/adapters/fixture-second-jms/"}),
     ("Drive", "NVMe", {"/adapters/fixture-nvme/"}),

@@ -4,7 +4,6 @@ issue 29 run on the site built from the real data; the rules run on the fixtures
 from __future__ import annotations
 
 import pytest
-
 from test_site_search import search  # type into the home page's box, return the result links
 
 pytestmark = pytest.mark.browser

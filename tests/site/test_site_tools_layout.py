@@ -6,7 +6,6 @@ import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-
 from test_site_check import captured
 
 pytestmark = pytest.mark.browser

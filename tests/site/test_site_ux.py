@@ -218,9 +218,10 @@ def test_check_surfaces_uas_trouble_next_to_the_device_even_when_reports_say_it_
     section = page.locator('section.found[data-usb-id="174c:55aa"]')
     flag = section.locator('[data-flag="dmesg-trouble"]')
     text = flag.inner_text()
-    assert "resets" in text and "I/O error" in text
+    # One aborted command and one round of resets (its start line; the USB reset inside it is the same round).
+    assert "1 aborted or timed-out command, 1 reset, 1 I/O error" in text
     assert "uas_eh_abort_handler" in flag.locator("pre").inner_text()
-    assert "reset SuperSpeed" in flag.locator("pre").inner_text()
+    assert "uas_eh_device_reset_handler start" in flag.locator("pre").inner_text()
     assert page.problems == []
 
 
@@ -269,7 +270,7 @@ def test_throughput_bars_say_what_produced_them(watched_page, site):
     labels = page.locator("svg.bars .bar-source").all_text_contents()
     bars = [b for panel in adapter["throughput_chart"] for b in panel["bars"]]
     assert len(labels) == len(bars)
-    for label, bar in zip(labels, bars):
+    for label, bar in zip(labels, bars, strict=True):
         assert bar["host_label"] in label and bar["drive_label"] in label and f"report {bar['report']}" in label
     assert page.locator("svg.bars .bar-label").first.text_content().startswith(f"{bars[0]['value']:g} MB/s · ")
 
@@ -377,8 +378,8 @@ def served_site(tmp_path):
     import time
     import urllib.request
 
-    from uasdb.sitebuild import hugo_binary, stage_site
-    from uasdb.watch import refresh
+    from uasdb.publish.sitebuild import hugo_binary, stage_site
+    from uasdb.publish.watch import refresh
 
     site_dir = stage_site(tmp_path)
     data = tmp_path / "data"
@@ -509,3 +510,49 @@ def test_the_check_page_shows_the_ids_exported_expectation(watched_page, site):
     found = page.locator("[data-usb-id='152d:0578'] dd[data-expectation]")
     expect(found).to_contain_text(expected["short"])
     assert found.get_attribute("data-expectation") == expected["state"]
+
+
+def test_an_expectation_links_the_products_it_rests_on_by_name(watched_page, site):
+    """A group of related products is named once, each name a link to its product (not its id)."""
+    basis = site.adapter("fixture-second-jms")["expected"]["uas"]["pi5"]["basis"]
+    item = next(b for b in basis if b.get("adapters"))
+    page = watched_page
+    page.goto("/adapters/fixture-second-jms/")
+    row = page.locator("table.verdicts tr", has=page.locator("th", has_text="Raspberry Pi 5"))
+    row.locator("td[data-label=UAS] summary").click()
+    line = row.locator("td[data-label=UAS] li", has_text=item["summary"])
+    assert line.count() == 1
+    link = line.get_by_role("link", name=site.adapter(item["adapters"][0])["name"])
+    assert link.get_attribute("href") == f"/adapters/{item['adapters'][0]}/"
+    assert item["adapters"][0] not in line.inner_text()  # the id is the address, not the words
+    assert page.problems == []
+
+
+SPLIT_WORDS = """() => {
+  // Words (split at spaces and hyphens) of product names and badges that the layout cut across two lines.
+  const split = [];
+  for (const el of document.querySelectorAll('table th a, table td a, table .badge')) {
+    if (!el.getClientRects().length) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/[^\\s\\-]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) split.push(m[0]);
+      }
+    }
+  }
+  return split;
+}"""
+
+
+@pytest.mark.parametrize("path", ["/buy/pi4/", "/buy/pi5/", "/adapters/", "/naughty/"])
+def test_names_and_badges_do_not_break_mid_word_on_a_phone(browser, real_site, path):
+    """At 390 px a long name wraps between words ("StarTech.com" stays whole) and a badge's word stays whole."""
+    context = browser.new_context(base_url=real_site.url, viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.goto(path)
+    assert page.evaluate(SPLIT_WORDS) == []
+    context.close()

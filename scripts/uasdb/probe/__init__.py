@@ -1,7 +1,7 @@
 """uasdb probe: how this computer sees its USB storage adapters, written as a uasdb report.
 
 Python 3.9+ standard library only, no imports from the rest of uasdb. The site build joins
-these modules into one stand-alone file (uasdb.probebuild), the /probe.py a person fetches
+these modules into one stand-alone file (uasdb.publish.probebuild), the /probe.py a person fetches
 onto a Raspberry Pi and runs as it is:
 
     python3 probe.py                      # read-only: sysfs, /proc, dmesg when allowed
@@ -28,11 +28,39 @@ before it.
 from __future__ import annotations
 
 from .assess import assess, summary_lines
-from .bench import BenchPlan, Progress, check_bench_targets, explain_bench, own_random_io, own_sequential_read, run_benchmarks
+from .bench import (
+    BenchPlan,
+    Progress,
+    check_bench_targets,
+    explain_bench,
+    own_random_io,
+    own_sequential_read,
+    run_benchmarks,
+)
 from .cli import ProbeResult, main, probe, render
 from .common import PROBE_VERSION, REPORT_END, REPORT_START, REPORT_START_RE, SKELETON_END, SKELETON_START, ProbeError
 from .linux import NO_UAS_HOSTS, PI_MODELS, host_for, parse_vcgencmd_bootloader
 from .output import load_index, slugify, yaml_block, yaml_scalar
-from .parsers import (bcd_from_dotted, find_usb_ids, join_macos, parse_dmesg, parse_ioreg, parse_lsusb, parse_lsusb_tree,
-                      parse_lsusb_verbose, parse_system_profiler, speed_from_text, storage_interfaces)
+from .parsers import (
+    bcd_from_dotted,
+    find_usb_ids,
+    join_macos,
+    parse_dmesg,
+    parse_ioreg,
+    parse_lsusb,
+    parse_lsusb_tree,
+    parse_lsusb_verbose,
+    parse_system_profiler,
+    speed_from_text,
+    storage_interfaces,
+)
 from .system import Device, Env, Interface, System
+
+# The package's public names: uasdb.ingest.issue and the tests import them from here.
+__all__ = ["assess", "summary_lines", "BenchPlan", "Progress", "check_bench_targets", "explain_bench",
+           "own_random_io", "own_sequential_read", "run_benchmarks", "ProbeResult", "main", "probe", "render",
+           "PROBE_VERSION", "REPORT_END", "REPORT_START", "REPORT_START_RE", "SKELETON_END", "SKELETON_START",
+           "ProbeError", "NO_UAS_HOSTS", "PI_MODELS", "host_for", "parse_vcgencmd_bootloader", "load_index",
+           "slugify", "yaml_block", "yaml_scalar", "bcd_from_dotted", "find_usb_ids", "join_macos", "parse_dmesg",
+           "parse_ioreg", "parse_lsusb", "parse_lsusb_tree", "parse_lsusb_verbose", "parse_system_profiler",
+           "speed_from_text", "storage_interfaces", "Device", "Env", "Interface", "System"]

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from typing import Any, Dict, List
 
 from .common import PROBE_VERSION, STORAGE_DRIVERS
-from .system import Device, System
 from .linux import NO_UAS_HOSTS, quirk_flags_for
+from .system import Device, System
+
 
 @dataclass
 class Finding:

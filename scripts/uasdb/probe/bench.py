@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .common import ProbeError
 
+
 @dataclass
 class BenchPlan:
     read_device: Optional[str]

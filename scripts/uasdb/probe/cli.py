@@ -12,14 +12,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from .common import (ISSUE_URL, PROBE_VERSION, ProbeError, REPORT_END, REPORT_START, SITE_URL, SKELETON_END, SKELETON_START,
-                     printable)
-from .system import COMMANDS, Device, Env, System
-from .macos import read_macos
-from .linux import read_linux_devices, read_linux_system
 from .assess import assess, summary_lines
-from .output import default_data_dir, load_index, report_dict, report_text, skeleton_text
 from .bench import BenchPlan, check_bench_targets, explain_bench, run_benchmarks
+from .common import (
+    ISSUE_URL,
+    PROBE_VERSION,
+    REPORT_END,
+    REPORT_START,
+    SITE_URL,
+    SKELETON_END,
+    SKELETON_START,
+    ProbeError,
+    printable,
+)
+from .linux import read_linux_devices, read_linux_system
+from .macos import read_macos
+from .output import default_data_dir, load_index, report_dict, report_text, skeleton_text
+from .system import COMMANDS, Device, Env, System
+
 
 @dataclass
 class ProbeResult:

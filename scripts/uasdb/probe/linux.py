@@ -13,6 +13,7 @@ from .common import LINK_SPEEDS, MASS_STORAGE_CLASS, PROTOCOL_UAS, ProbeError, p
 from .parsers import parse_dmesg
 from .system import Device, Env, Interface, System
 
+
 def _hex_attr(env: Env, base: str, name: str) -> Optional[str]:
     value = env.text(f"{base}/{name}")
     return value.lower() if value and re.fullmatch(r"[0-9a-fA-F]{4}", value) else None
@@ -114,7 +115,7 @@ PI_MODELS = (  # (pattern on /proc/device-tree/model, schema host); first match 
     (r"Raspberry Pi\b", "pi-older"),
 )
 # Hosts whose USB controller has no UAS. The probe ships as one stand-alone file, so it keeps this copy of the
-# schema's vocabulary (uasdb/vocabulary.py); tests/test_vocabulary.py fails when the two differ.
+# schema's vocabulary (uasdb/records/vocabulary.py); tests/test_vocabulary.py fails when the two differ.
 NO_UAS_HOSTS = ("pi3", "pi3b-plus", "pi-zero-2", "pi-older")
 
 

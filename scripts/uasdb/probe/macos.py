@@ -9,6 +9,7 @@ from .common import MASS_STORAGE_CLASS, ProbeError
 from .parsers import join_macos, parse_ioreg, parse_system_profiler
 from .system import Device, Env, Interface, System
 
+
 def read_macos(env: Env) -> Tuple[System, List[Device]]:
     system = System(os_kind="macos", host="macos")
     ioreg = env.run("ioreg")

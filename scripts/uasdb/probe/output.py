@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
+from .assess import Finding
 from .common import ProbeError
 from .parsers import parse_lsusb, parse_lsusb_tree, storage_interfaces
 from .system import Device, System
-from .assess import Finding
 
 _PLAIN_SAFE = re.compile(r"^[a-z][a-z0-9-]*$|^[0-9]+M$")
 _YAML_WORDS = {"yes", "no", "on", "off", "true", "false", "null", "y", "n"}

@@ -45,7 +45,8 @@ DMESG_QUIRKS_MATCH = re.compile(r"Quirks match for vid ([0-9a-f]{4}) pid ([0-9a-
 # STORAGE_TROUBLE of them against the driver); site/assets/js/paste.js keeps the same list, and the parity tests
 # (tests/test_probe_parsers.py, tests/site/test_site_check.py) hold the two alike. First match wins.
 DMESG_TROUBLE = (
-    ("reset", re.compile(r"reset (?:SuperSpeed|high-speed|full-speed)|uas_eh_\w+|uas_zap_pending|device reset", re.I)),
+    ("reset", re.compile(r"reset (?:SuperSpeed|high-speed|full-speed)|uas_eh_(?:device|bus)_reset_handler start"
+                         r"|uas_zap_pending|device reset", re.I)),
     ("io-error", re.compile(r"I/O error|critical medium error|Buffer I/O error", re.I)),
     ("hang", re.compile(r"blocked for more than \d+ seconds", re.I)),
     ("offline", re.compile(r"rejecting I/O to offline device|device offlined", re.I)),
@@ -53,6 +54,11 @@ DMESG_TROUBLE = (
     ("power", re.compile(r"Under-?voltage|over-current|overcurrent", re.I)),
     ("timeout", re.compile(r"command .{0,200} timed out|abort|timing out command", re.I)),
 )
+# One round of UAS error handling prints "uas_eh_device_reset_handler start", the USB "reset SuperSpeed USB device"
+# line and "… success" (or FAILED): it counts as one reset, at its start, and an aborted command before it
+# (uas_eh_abort_handler) as one timeout.
+RESET_ROUND_END = re.compile(r"uas_eh_(?:device|bus)_reset_handler (?:success|FAILED|failed)", re.I)
+USB_RESET = re.compile(r"reset (?:SuperSpeed|high-speed|full-speed)", re.I)
 # The kinds that count against a storage link: not a disconnect (unplugging) nor a power warning (the supply).
 STORAGE_TROUBLE = ("reset", "io-error", "hang", "offline", "timeout")
 DMESG_RELEVANT = re.compile(r"\buas\b|usb-storage|\bUAS\b|reset|quirk|Under-?voltage|I/O error|USB disconnect"
@@ -242,6 +248,7 @@ def parse_dmesg(text: str) -> Dict[str, Any]:
     events: List[Dict[str, str]] = []
     relevant: List[str] = []
     last_port: Optional[str] = None
+    in_reset_round = False
 
     def device(port: str) -> Dict[str, Any]:
         return devices.setdefault(port, {"port": port, "vid": None, "pid": None, "bcd_device": None,
@@ -256,8 +263,13 @@ def parse_dmesg(text: str) -> Dict[str, Any]:
             relevant.append(line)
         for kind, pattern in DMESG_TROUBLE:
             if pattern.search(line):
-                events.append({"kind": kind, "line": line})
+                if not (in_reset_round and kind == "reset" and USB_RESET.search(line)):
+                    events.append({"kind": kind, "line": line})
+                in_reset_round = in_reset_round or (kind == "reset" and not USB_RESET.search(line)
+                                                    and "reset_handler" in line)
                 break
+        if RESET_ROUND_END.search(line):
+            in_reset_round = False
         match = DMESG_ENUMERATED.search(line)
         if match:
             device(match.group(1))["speed"] = speed_from_text(match.group(2))

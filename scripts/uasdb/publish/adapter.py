@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
-from ..vocabulary import FOCUS_PLATFORMS
+from ..records.vocabulary import FOCUS_PLATFORMS
 
 # What a report states, in the words of the reports table (the stated `uas` and `boot` of the schema).
 UAS_WORDS = {"works": "works", "works-with-quirk": "works with a quirk", "broken": "broken",
@@ -47,7 +47,7 @@ def report_views(adapter: Mapping[str, Any], host_labels: Mapping[str, str],
                  verdict_short: Mapping[str, str]) -> List[Dict[str, Any]]:
     """Per report (same order), the words the reports table prints."""
     views = []
-    for report, reading in zip(adapter["reports"], adapter["verdict"]["readings"]):
+    for report, reading in zip(adapter["reports"], adapter["verdict"]["readings"], strict=True):
         uas, boot = reading.get("uas"), reading.get("boot")
         view: Dict[str, Any] = {"host_label": host_labels.get(report.get("host"), report.get("host"))}
         if report.get("uas"):
@@ -105,5 +105,9 @@ def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mappi
         "usb_ids": usb_ids,
         "check_ids": ",".join(u["key"] for u in usb_ids),
         "what_to_do": what_to_do,
+        # An ASIN names a listing on Amazon's stores; amazon.com's /dp/ address opens it (and redirects, or says it
+        # is not sold there, for a listing only another country's store has).
+        "asins": [{"asin": a, "url": f"https://www.amazon.com/dp/{a}"}
+                  for a in (adapter.get("product_codes") or {}).get("asin", [])],
         "reports": report_views(adapter, catalog["host_labels"], catalog["verdict_short"]),
     }

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
-from ..vocabulary import DRIVE_INTERFACE_TITLES, KIND_TITLES
+from ..records.vocabulary import DRIVE_INTERFACE_TITLES, KIND_TITLES
 from .facets import Spec, capitalised, facets
 
 SECTIONS = ("products", "avoid", "expected")
 KINDS = capitalised(KIND_TITLES)
 # An enclosure that takes either M.2 drive is offered to people with either drive.
-DRIVE_VALUES = {"nvme-sata": ["nvme", "m2-sata"], None: ["not-stated"]}
+DRIVE_VALUES = {"nvme-sata": ["nvme", "m2-sata"]}
 DRIVES = dict({v: t for v, t in DRIVE_INTERFACE_TITLES.items() if v not in DRIVE_VALUES}, **{"not-stated": "Not stated"})
 # The boot verdict on this Pi, in the words of its badge, coarse enough for a buyer's question: does it boot?
 BOOTS = {"yes": "Boots", "likely": "Likely boots (unverified reports)", "workaround": "Boots with a workaround",
@@ -22,7 +22,8 @@ BOOTS = {"yes": "Boots", "likely": "Likely boots (unverified reports)", "workaro
 
 def boots(boot: Optional[Mapping[str, Any]]) -> str:
     """The BOOTS choice a row's boot verdict falls under (no verdict: an untested or expected product)."""
-    verdict = (boot or {}).get("verdict", "untested")
+    boot = boot or {}
+    verdict = boot.get("verdict", "untested")
     if verdict == "works":
         return "yes" if boot["confidence"] == "confirmed" else "likely"
     return {"works-with-workaround": "workaround", "fails": "no", "intermittent": "no", "mixed": "disputed",
@@ -30,7 +31,7 @@ def boots(boot: Optional[Mapping[str, Any]]) -> str:
 
 
 def row_facets(row: Mapping[str, Any], adapter: Mapping[str, Any], pi: bool) -> Dict[str, List[str]]:
-    drive = adapter.get("drive_interface")
+    drive = adapter.get("drive_interface") or "not-stated"
     values = {"kind": [adapter["kind"]], "drive": DRIVE_VALUES.get(drive, [drive])}
     if pi:
         values["boots"] = [boots(row.get("boot"))]
@@ -38,7 +39,10 @@ def row_facets(row: Mapping[str, Any], adapter: Mapping[str, Any], pi: bool) -> 
 
 
 def specs(buy: Mapping[str, Any]) -> List[Spec]:
-    return [("kind", "Kind", KINDS), ("drive", "Drive", DRIVES)] + ([("boots", f"Boots {buy['short']}", BOOTS)] if buy["pi"] else [])
+    offered: List[Spec] = [("kind", "Kind", KINDS), ("drive", "Drive", DRIVES)]
+    if buy["pi"]:
+        offered.append(("boots", f"Boots {buy['short']}", BOOTS))
+    return offered
 
 
 def model(buy: Mapping[str, Any], catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:

@@ -23,11 +23,15 @@ def model(chipset: Mapping[str, Any], catalog: Mapping[str, Any], rows: Mapping[
         usb.append(dict({k: slot.get(k) for k in KERNEL_KEYS}, key=key, vid=slot["vid"], pid=slot["pid"],
                         explain="above" if explained else True))
         explained = explained or probes
-    return dict(chipset, page={"rows": [rows[i] for i in chipset["adapters"]], "usb": usb})
+    uas = {"yes": "with UAS", "no": "without UAS (usb-storage only)"}.get(chipset["uas_label"], "UAS support not known")
+    count = len(chipset["adapters"])
+    summary = (f"{chipset['maker']} USB to {chipset['drive_label']} bridge, {uas}; "
+               f"{count} adapter{'' if count == 1 else 's'} in the database.")
+    return dict(chipset, page={"summary": summary, "rows": [rows[i] for i in chipset["adapters"]], "usb": usb})
 
 
 # The chipset list's filters: who makes the chip, and whether it speaks UAS (the record's `uas`, as `uas_label`).
-UAS = {"yes": "Supports UAS", "no": "No UAS", "unknown": "Not known"}
+UAS = {"yes": "With UAS", "no": "Without UAS", "unknown": "Not known"}
 
 
 def index(catalog: Mapping[str, Any]) -> List[Dict[str, Any]]:

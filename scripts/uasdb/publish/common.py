@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping
 
-from ..verdicts import BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, ICON, TONE, VERDICT_SHORT, VERDICT_TEXT
+from ..verdicts.engine import BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, ICON, TONE, VERDICT_SHORT, VERDICT_TEXT
 from .rows import ROW_COLUMNS
 
 

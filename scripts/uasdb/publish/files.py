@@ -8,17 +8,17 @@ import io
 import json
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
-from .. import api_index, probebuild
-from ..search_vocabulary import VOCABULARY_FILE, vocabulary
-from ..reference import load_usbids
-from ..rules.removals import PAGE_FOLDERS
+from ..records.reference import load_usbids
+from ..records.rules.removals import PAGE_FOLDERS
 from . import adapter as adapter_page
+from . import api_index, probebuild
 from . import buy as buy_page
 from . import chipset as chipset_page
 from . import lists as lists_page
 from . import usb as usb_page
 from .common import common, pages
 from .rows import adapter_row
+from .search_vocabulary import VOCABULARY_FILE, vocabulary
 
 API_SCHEMA_VERSION = 1
 # Where the export's Hugo data go: a folder of its own, which site/hugo.yaml mounts as Hugo's data/generated/,
@@ -168,7 +168,7 @@ def same_json(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and list(a) == list(b) and all(same_json(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
     return a == b
 
 

@@ -23,7 +23,7 @@ def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:
     return {
         "id": adapter["id"], "name": adapter["name"], "badges": badges,
         # The list's filters match the badges' words (FILTERS).
-        "facets": {key: [slug(b["short"])] for key, b in badges.items()},
+        "facets": {key: [slug(b["short"])] for key, b in badges.items() if b},
         "usb_ids": [f"{u['vid']}:{u['pid']}" for u in adapter.get("usb_ids", [])],
         "reasons": verdict["reasons"],
         "quirk_line": verdict["quirk_line"] if advice["scope"] == "pi" else None,

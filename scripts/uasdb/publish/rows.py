@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
-from ..vocabulary import FOCUS_PLATFORMS, LIST_PLATFORMS, PLATFORM_SHORT, PLATFORMS
+from ..records.vocabulary import FOCUS_PLATFORMS, LIST_PLATFORMS, PLATFORM_SHORT, PLATFORMS
 
 # The verdict columns of every adapter table, from the schema's platforms (vocabulary.py): one per platform buyers
 # choose between, in the site's platform order, with its UAS badge and, on a Pi that decides the lists, its boot

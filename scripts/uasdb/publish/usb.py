@@ -41,6 +41,7 @@ def model(key: str, slot: Mapping[str, Any], catalog: Mapping[str, Any], adapter
     return dict(
         {k: v for k, v in slot.items() if k != "adapters"},
         adapters=[{"id": a["id"], "name": a["name"], "verdict": lite_verdict(a["verdict"])} for a in products],
+        works_on_uas=[{"id": i, "name": adapters[i]["name"]} for i in slot.get("works_on_uas", [])],
         page={
             "rows": [rows[a["id"]] for a in products],
             "verdict_rows": verdict_rows,

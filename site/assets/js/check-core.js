@@ -137,8 +137,10 @@ function settleDriver(device) {
 // The dmesg lines that mean storage trouble (resets, uas_eh_* aborts, I/O errors, timeouts, power), each given to
 // the device it is about: the one whose `usb 2-1:` port it names, else the only storage device in the paste.
 // Lines no device can be pinned on are returned as `unassigned`. Unplugging (`USB disconnect`) is not trouble.
-export const TROUBLE_KINDS = { reset: 'resets', 'io-error': 'I/O errors', hang: 'hung tasks', offline: 'devices taken offline',
-  timeout: 'aborted or timed-out commands', power: 'power warnings' };
+// Each kind as [one, many] for the words "1 reset", "2 resets", "1 device taken offline".
+export const TROUBLE_KINDS = { reset: ['reset', 'resets'], 'io-error': ['I/O error', 'I/O errors'],
+  hang: ['hung task', 'hung tasks'], offline: ['device taken offline', 'devices taken offline'],
+  timeout: ['aborted or timed-out command', 'aborted or timed-out commands'], power: ['power warning', 'power warnings'] };
 
 export function troubleFor(found) {
   const byId = new Map();
@@ -205,7 +207,7 @@ export function uasDetectDecision(check, device) {
 const SOURCE_LETTERS = { lsusb: 'l', 'lsusb -t': 't', 'lsusb -v': 'v', dmesg: 'd', probe: 'p', macOS: 'm', ioreg: 'i' };
 const SOURCE_OF_LETTER = Object.fromEntries(Object.entries(SOURCE_LETTERS).map(([name, letter]) => [letter, name]));
 const TOKEN = {
-  id: /^[0-9a-f]{4}:[0-9a-f]{4}$/, driver: /^[A-Za-z0-9_.\/-]{1,64}$/, speed: /^\d{1,6}(?:\.\d{1,3})?M$/,
+  id: /^[0-9a-f]{4}:[0-9a-f]{4}$/, driver: /^[A-Za-z0-9_./-]{1,64}$/, speed: /^\d{1,6}(?:\.\d{1,3})?M$/,
   bcd: /^[0-9a-f]{4}$/, number: /^\d{1,6}$/, host: /^[a-z0-9-]{1,24}$/, letters: /^[a-z]{1,26}$/, count: /^[1-9]\d{0,2}$/,
 };
 const MOST_DEVICES = 128; // more than any paste holds; a longer address is cut here rather than read whole

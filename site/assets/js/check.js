@@ -47,7 +47,7 @@ function init(form) {
     try {
       kernel = await loadKernel(form.dataset.api);
       loaded = await loadIdFiles(form.dataset.api, found.devices.map((d) => d.id), kernel);
-    } catch (error) {
+    } catch {
       if (mine !== generation) return;
       status.textContent = 'The database files could not be loaded; check your connection and try again.';
       results.replaceChildren();
@@ -85,7 +85,7 @@ function init(form) {
 // The export's ID-level expectation for the chosen platform (never a verdict: labelled and outlined as one), or
 // null when the file has none to say.
 function expectationFor(file, platform) {
-  const e = file && file.expected ? file.expected[platform] : null;
+  const e = file?.expected ? file.expected[platform] : null;
   if (!e || e.state === 'none') return null;
   return { state: e.state, node: [el('span', { class: 'badge tone-expect', title: 'An expectation from related evidence, not a verdict' },
     el('span', { class: 'badge-icon', 'aria-hidden': 'true' }, '≈'), ` ${e.short}`), ' ', el('span', { class: 'small' }, e.text)] };
@@ -130,7 +130,7 @@ function describePaste(device) {
   const out = [];
   if (!device.sources.length) return ['only the ID: no command output around it, so no driver or speed. Paste ',
     code('lsusb -t'), ' and ', code('dmesg'), ' too for a diagnosis.'];
-  parts.forEach((p, i) => out.push(i ? ' · ' : '', p));
+  parts.forEach((p, i) => { out.push(i ? ' · ' : '', p); });
   out.push(el('span', { class: 'small' }, ` (from ${device.sources.join(', ')})`));
   return out.flat(3);
 }
@@ -171,7 +171,7 @@ function kernelSentences(kernel, device) {
     } else if (Object.keys(c.strings || {}).length) {
       const named = Object.entries(c.strings).map(([k, s]) => `${k} string “${s}”`).join(' and ');
       out.push([`Linux ${v} adds `, flags, ` to ${device.id} only for devices with ${named} `, where]);
-    } else if (c.steps && c.steps.length) {
+    } else if (c.steps?.length) {
       const decision = uasDetectDecision(c, device);
       if (decision && decision.missing === undefined) {
         if (decision.flags.includes('IGNORE_UAS')) runtimeIgnoresUas = true;
@@ -213,7 +213,7 @@ const names = (list, base) => list.map((a, i) => [i ? (i === list.length - 1 ? '
   el('a', { href: `${base.adapter}${a.id}/` }, a.name)]);
 
 // Platforms whose hosts cannot use UAS at all (the export's platforms[].no_uas, from the schema).
-const noUas = (platform) => Boolean(platforms[platform] && platforms[platform].no_uas);
+const noUas = (platform) => Boolean(platforms[platform]?.no_uas);
 
 // Why a device is on usb-storage, from what the paste shows, the platform and what Linux does by itself.
 function whyUsbStorage(device, ctx, kernelInfo, userQuirk) {
@@ -222,7 +222,7 @@ function whyUsbStorage(device, ctx, kernelInfo, userQuirk) {
   if (device.offers_uas === false) {
     return ['Your ', code('lsusb -v'), ' shows no UAS interface (only Bulk-Only), so this unit can only use usb-storage.'];
   }
-  if (userQuirk && userQuirk.letters.includes('u')) {
+  if (userQuirk?.letters.includes('u')) {
     return ['Your own ', code(`usb-storage.quirks=…${device.id}:${userQuirk.letters}`), ' turns UAS off for it (the ',
       code('u'), ' letter).'];
   }
@@ -248,7 +248,7 @@ function flagsFor(device, matches, ctx, kernelInfo, found) {
     if (device.offers_uas === false) {
       why.push('But your ', code('lsusb -v'), ' shows no UAS interface at all, so this unit can only use usb-storage; ',
         'the reports may be about another product or firmware with the same ID.');
-    } else if (userQuirk && userQuirk.letters.includes('u')) {
+    } else if (userQuirk?.letters.includes('u')) {
       why.push('Your own ', code(`usb-storage.quirks=…${device.id}:${userQuirk.letters}`),
         ' turns UAS off for it. Try once without that entry and watch ', code('dmesg'), ' for resets.');
     } else if (device.uas_refused === 'ignored') {
@@ -356,11 +356,11 @@ function render(text, found, detected, ctx) {
         el('ul', { class: 'matches' }, matches.map((a) => adapterItem(a, platform, base)))]
       : ['No adapter record has this ID yet. ', usbIdsName(ctx.usbids, device), relatedByVendor(ctx.related.get(device.id) || [], base),
         el('a', { href: reportUrl(base.report, device.id), 'data-report-link': '' }, 'Add your report'), ' so the next person knows.']));
-    const expected = expectationFor(ctx.idFiles && ctx.idFiles.get(device.id), platform);
+    const expected = expectationFor(ctx.idFiles?.get(device.id), platform);
     if (expected) facts.append(el('dt', {}, 'Expected'), el('dd', { 'data-expectation': expected.state }, expected.node));
     facts.append(el('dt', {}, `Linux ${kernel.version}`), el('dd', {}, kernelInfo.sentences.length === 1
       ? kernelInfo.sentences[0] : el('ul', {}, kernelInfo.sentences.map((s) => el('li', {}, s)))));
-    const shipped = (ctx.distributions || {})[device.id] || [];
+    const shipped = ctx.distributions?.[device.id] || [];
     if (shipped.length) {
       // The export words each fact; this only prints it with its link.
       facts.append(el('dt', {}, 'Distributions'), el('dd', { 'data-distributions': device.id }, el('ul', {}, shipped.map((d) =>
@@ -448,7 +448,7 @@ function linkButton() {
 function troubleItem(events, device) {
   const counts = new Map();
   for (const e of events) counts.set(e.kind, (counts.get(e.kind) || 0) + 1);
-  const kinds = [...counts].map(([kind, n]) => `${n} ${n === 1 ? TROUBLE_KINDS[kind].replace(/s$/, '') : TROUBLE_KINDS[kind]}`).join(', ');
+  const kinds = [...counts].map(([kind, n]) => `${n} ${TROUBLE_KINDS[kind][n === 1 ? 0 : 1]}`).join(', ');
   const onUas = device.driver === 'uas';
   return el('li', { class: 'flag flag-trouble', 'data-flag': 'dmesg-trouble' },
     el('strong', {}, `Your dmesg shows trouble for this device: ${kinds}.`), ' ',

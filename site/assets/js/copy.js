@@ -6,7 +6,7 @@ export function wireCopyButton(button, source) {
     try {
       await navigator.clipboard.writeText(source.textContent.trim());
       button.textContent = 'Copied';
-    } catch (err) {
+    } catch {
       button.textContent = 'Select and copy';
     }
     setTimeout(() => { button.textContent = label; }, 2000);

@@ -32,7 +32,7 @@ const DMESG_UAS_REFUSED = /usb (\d+-[\d.]+): UAS is (blacklisted|ignored) for th
 const DMESG_QUIRKS_MATCH = /Quirks match for vid ([0-9a-f]{4}) pid ([0-9a-f]{4}): ([0-9a-fA-F]+)/;
 // The same list as DMESG_TROUBLE in scripts/uasdb/probe/parsers.py (the parity tests hold them alike).
 const DMESG_TROUBLE = [
-  ['reset', /reset (?:SuperSpeed|high-speed|full-speed)|uas_eh_\w+|uas_zap_pending|device reset/i],
+  ['reset', /reset (?:SuperSpeed|high-speed|full-speed)|uas_eh_(?:device|bus)_reset_handler start|uas_zap_pending|device reset/i],
   ['io-error', /I\/O error|critical medium error|Buffer I\/O error/i],
   ['hang', /blocked for more than \d+ seconds/i],
   ['offline', /rejecting I\/O to offline device|device offlined/i],
@@ -40,9 +40,13 @@ const DMESG_TROUBLE = [
   ['power', /Under-?voltage|over-current|overcurrent/i],
   ['timeout', /command .{0,200} timed out|abort|timing out command/i],
 ];
+// One round of UAS error handling counts as one reset, at its start (RESET_ROUND_END in parsers.py).
+const RESET_ROUND_END = /uas_eh_(?:device|bus)_reset_handler (?:success|FAILED|failed)/i;
+const USB_RESET = /reset (?:SuperSpeed|high-speed|full-speed)/i;
 const DMESG_RELEVANT = /\buas\b|usb-storage|\bUAS\b|reset|quirk|Under-?voltage|I\/O error|USB disconnect|New USB device|new .{0,60}USB device number|: (?:Product|Manufacturer): |scsi host|Direct-Access|over-?current/i;
 
 // Python's str.splitlines(): the same line breaks, no empty string after a final newline.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: \x1c-\x1e are line breaks to splitlines(), which this matches
 const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 export function splitLines(text) {
   const lines = String(text).split(LINE_BREAK);
@@ -194,6 +198,7 @@ export function parseDmesg(text) {
   const events = [];
   const relevant = [];
   let lastPort = null;
+  let inResetRound = false;
   const device = (port) => {
     if (!devices[port]) {
       devices[port] = { port, vid: null, pid: null, bcd_device: null, product: null, manufacturer: null,
@@ -206,8 +211,13 @@ export function parseDmesg(text) {
     if (!line.trim()) continue;
     if (DMESG_RELEVANT.test(line)) relevant.push(line);
     for (const [kind, pattern] of DMESG_TROUBLE) {
-      if (pattern.test(line)) { events.push({ kind, line }); break; }
+      if (pattern.test(line)) {
+        if (!(inResetRound && kind === 'reset' && USB_RESET.test(line))) events.push({ kind, line });
+        inResetRound = inResetRound || (kind === 'reset' && !USB_RESET.test(line) && line.includes('reset_handler'));
+        break;
+      }
     }
+    if (RESET_ROUND_END.test(line)) inResetRound = false;
     let m = DMESG_ENUMERATED.exec(line);
     if (m) { device(m[1]).speed = speedFromText(m[2]); lastPort = m[1]; continue; }
     m = DMESG_NEW_DEVICE.exec(line);
@@ -238,7 +248,7 @@ export function parseDmesg(text) {
 }
 
 // macOS `ioreg`: USB devices and the storage driver found below each.
-const IOREG_NODE = /^([ |]*)\+-o (.+?)  <class ([A-Za-z0-9_]+)/;
+const IOREG_NODE = /^([ |]*)\+-o (.+?) {2}<class ([A-Za-z0-9_]+)/;
 const IOREG_PROPERTY = /^[ |]*"([^"]+)" = (.*)$/;
 const MAC_DEVICE_CLASSES = ['IOUSBHostDevice', 'IOUSBDevice'];
 const MAC_UAS_CLASSES = ['IOUSBMassStorageUASDriver', 'IOUSBAttachedSCSI'];
@@ -418,9 +428,12 @@ export function parseProbe(text) {
     m = PROBE_DEVICE.exec(line);
     if (m) {
       const strings = [...m[5].matchAll(PROBE_QUOTED)].map((s) => s[1]);
-      last = devices[m[1]] || (devices[m[1]] = { port: m[1], vid: m[2], pid: m[3], bcd_device: m[4] || null,
-        manufacturer: strings.length > 1 ? strings[0] : null, product: strings.length ? strings[strings.length - 1] : null,
-        speed: m[6] || null, driver: null, offers_uas: null });
+      if (!devices[m[1]]) {
+        devices[m[1]] = { port: m[1], vid: m[2], pid: m[3], bcd_device: m[4] || null,
+          manufacturer: strings.length > 1 ? strings[0] : null, product: strings.length ? strings[strings.length - 1] : null,
+          speed: m[6] || null, driver: null, offers_uas: null };
+      }
+      last = devices[m[1]];
       continue;
     }
     m = PROBE_INTERFACE.exec(line);

@@ -1,5 +1,5 @@
 // usb-storage.quirks= entries: reading what people type, building the line, and what an entry replaces of
-// the kernel's built-in flags. `preserveBuiltin` follows preserve_builtin() in scripts/uasdb/kernel_export.py
+// the kernel's built-in flags. `preserveBuiltin` follows preserve_builtin() in scripts/uasdb/publish/kernel.py
 // (tests/site/test_site_quirks.py compares the two on every ID of the kernel table). `kernel` is the result
 // of /api/v1/kernel.json. No DOM here.
 
@@ -81,7 +81,7 @@ function runtimeMatches(check, vid, pid) {
 // What Linux does by itself for one ID: table entries without a build condition (overlapping `span`, a
 // [low, high] bcdDevice range, when given) and the uas-detect.h checks that match it.
 export function builtinFor(kernel, vid, pid, span = null) {
-  const all = (kernel.builtin && kernel.builtin[`${vid}:${pid}`]) || [];
+  const all = kernel.builtin?.[`${vid}:${pid}`] || [];
   let entries = all.filter((e) => e.condition === null);
   if (span) entries = entries.filter((e) => overlaps(e.bcd, span));
   const runtime = (kernel.runtime || []).filter((c) => runtimeMatches(c, vid, pid));
@@ -102,7 +102,7 @@ export function preserveBuiltin(kernel, entry, span = null) {
   const builtin = [];
   const add = (f) => { if (!builtin.includes(f)) builtin.push(f); };
   for (const e of entries) e.flags.forEach(add);
-  for (const c of runtime) if (c.unconditional) c.flags.forEach((f) => add(f.name));
+  for (const c of runtime) if (c.unconditional) c.flags.forEach((f) => { add(f.name); });
   const chosen = new Set([...letters].filter((c) => table[c]).map((c) => table[c].flag));
   const dropped = builtin.filter((f) => replaced.has(f) && letterOf[f] && !chosen.has(f));
   const uasOff = chosen.has('IGNORE_UAS');
@@ -116,8 +116,8 @@ export function preserveBuiltin(kernel, entry, span = null) {
   const restored = dropped.filter((f) => !noEffect.includes(f));
   const preserving = sortedLetters([...letters, ...restored.map((f) => letterOf[f])]);
   const always = new Set();
-  for (const e of entries) if (span ? covers(e, span) : e.every_bcd) e.flags.forEach((f) => always.add(f));
-  for (const c of runtime) if (c.unconditional) c.flags.forEach((f) => always.add(f.name));
+  for (const e of entries) if (span ? covers(e, span) : e.every_bcd) e.flags.forEach((f) => { always.add(f); });
+  for (const c of runtime) if (c.unconditional) c.flags.forEach((f) => { always.add(f.name); });
   return {
     entry,
     preserving: `${vid}:${pid}:${preserving}`,
@@ -136,7 +136,7 @@ export function preserveBuiltin(kernel, entry, span = null) {
 // "NO_REPORT_OPCODES (f: does not ask which commands the bridge supports)"
 export function flagText(kernel, flag) {
   const row = kernel.letters.find((r) => r.flag === flag);
-  const plain = (kernel.flag_plain && kernel.flag_plain[flag]) || (row && row.plain);
+  const plain = kernel.flag_plain?.[flag] || row?.plain;
   const letter = row ? `${row.letter}` : '';
   if (letter && plain) return `${flag} (${letter}: ${plain})`;
   if (plain) return `${flag} (${plain})`;

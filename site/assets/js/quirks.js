@@ -31,9 +31,10 @@ async function init(form) {
   let index;
   let kernel;
   const shippedBy = {};
+  const workingBy = {};  // per ID: products with it that work on uas without a quirk (its file's works_on_uas)
   try {
     [index, kernel] = await Promise.all([loadApi(`${api}quirk-index.json`), loadKernel(api)]);
-  } catch (error) {
+  } catch {
     pickStatus.textContent = 'The database files could not be loaded; typed entries need them too. Reload to try again.';
     return;
   }
@@ -85,8 +86,8 @@ async function init(form) {
       for (const entry of adapter.quirk_entries) {
         const [vid, pid, letters] = entry.split(':');
         const usb = (adapter.usb_ids || []).find((u) => u.vid === vid && u.pid === pid);
-        const span = usb && usb.bcd_device ? [usb.bcd_device.min, usb.bcd_device.max] : null;
-        wanted.push({ id: `${vid}:${pid}`, letters, from: adapter.name, span });
+        const span = usb?.bcd_device ? [usb.bcd_device.min, usb.bcd_device.max] : null;
+        wanted.push({ id: `${vid}:${pid}`, letters, from: adapter.name, adapter: adapter.id, span });
       }
     }
     const parsed = parseEntries(typed.value, kernel);
@@ -97,7 +98,10 @@ async function init(form) {
     // Each ID's own file: its built-in entries (into kernel.builtin) and the distributions that ship one.
     const { files } = await loadIdFiles(api, entries.map((e) => e.id), kernel);
     if (mine !== generation) return;  // a newer edit is on its way
-    for (const [id, file] of files) shippedBy[id] = file ? file.distributions || [] : [];
+    for (const [id, file] of files) {
+      shippedBy[id] = file ? file.distributions || [] : [];
+      workingBy[id] = file ? file.works_on_uas || [] : [];
+    }
     if (!entries.length) {
       result.hidden = true;
       empty.hidden = false;
@@ -177,6 +181,15 @@ async function init(form) {
     for (const d of shippedBy[entry.id] || []) {
       warnings.push(el('li', { 'data-warning': 'distribution-already' }, d.sentence, ' ',
         el('a', { href: d.url, rel: 'nofollow noopener' }, d.change)));
+    }
+    // An entry covers every device with the ID: say which products it would change that work without one.
+    const picked = new Set(sources.map((s) => s.adapter).filter(Boolean));
+    const working = (workingBy[entry.id] || []).filter((p) => !picked.has(p.id));
+    if (working.length) {
+      warnings.push(el('li', { class: 'warn', 'data-warning': 'shared-with-working' },
+        el('strong', {}, `${entry.id} is also the ID of `),
+        working.map((p, i) => [i ? ', ' : '', el('a', { href: `${form.dataset.adapterBase}${p.id}/` }, p.name)]),
+        `, confirmed to work on uas without a quirk on Linux. The entry applies to every device with this ID, so it would change ${working.length === 1 ? 'that one' : 'those'} too: leave it out on a computer that uses one.`));
     }
     if (kept.bcd_dependent) {
       warnings.push(el('li', {}, `Some of Linux ${v}'s entries for ${entry.id} cover only certain firmware versions (bcdDevice); `,

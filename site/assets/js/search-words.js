@@ -1,5 +1,5 @@
 // Forgiving search: the words a query means, read against the vocabulary the export writes
-// (scripts/uasdb/search_vocabulary.py, /search/vocabulary.json). Pure functions, no DOM or fetch.
+// (scripts/uasdb/publish/search_vocabulary.py, /search/vocabulary.json). Pure functions, no DOM or fetch.
 //
 // Pagefind matches words and their prefixes only. Each word of a query that is neither a known word nor the start
 // of one is corrected to the nearest known word within one edit (words of 4 to 6 letters) or two (7 or more), a
@@ -41,8 +41,8 @@ export function indexVocabulary(raw) {
   return {
     words: [...display.keys()],
     display,
-    chips: new Map(Object.entries((raw && raw.chips) || {})),
-    vendors: new Map(Object.entries((raw && raw.vendors) || {})),
+    chips: new Map(Object.entries(raw?.chips || {})),
+    vendors: new Map(Object.entries(raw?.vendors || {})),
   };
 }
 
@@ -76,7 +76,7 @@ export function readQuery(query, vocab, correct = true) {
     if (fixed) corrected = true;
     return fixed || w;
   });
-  const spelled = meant.map((w, i) => (vocab && vocab.display.get(w)) || (meant[i] === lower[i] ? typed[i] : w));
+  const spelled = meant.map((w, i) => vocab?.display.get(w) || (meant[i] === lower[i] ? typed[i] : w));
   const chips = [];
   const vendors = [];
   if (vocab) {

@@ -188,7 +188,7 @@ export function initSearch(form) {
     const seen = new Set();
     const unique = items.filter((item) => !seen.has(item.url) && seen.add(item.url));
     const chipPages = new Set(meant.chips.map(([, id]) => `${form.dataset.chipsetBase}${id}/`));
-    const has = (item, key, value) => ((item.filters && item.filters[key]) || []).includes(value);
+    const has = (item, key, value) => (item.filters?.[key] || []).includes(value);
     const score = (item) => (chipPages.has(item.url) ? 100 : 0)
       + 2 * meant.chips.filter(([name]) => has(item, 'chipset', name)).length
       + meant.vendors.filter((label) => has(item, 'vendor', label)).length;
@@ -217,7 +217,7 @@ export function initSearch(form) {
       if (!response.ok) return null;
       const id = (await response.json()).result;
       const named = id.usbids ? [id.usbids.vendor, id.usbids.product].filter(Boolean).join(', ') : '';
-      return { url: `${form.dataset.usbBase}${vid}/${pid}/`, excerpt: (id.linuxhw && id.linuxhw.sentence) || '',
+      return { url: `${form.dataset.usbBase}${vid}/${pid}/`, excerpt: id.linuxhw?.sentence || '',
                meta: { title: named ? `USB ID ${usbId} (${named})` : `USB ID ${usbId}`, type: 'USB ID', verdict: id.summary } };
     } catch {
       return null;
@@ -227,7 +227,7 @@ export function initSearch(form) {
   let vendors = null;
   async function vendorName(vid) {
     if (!vendors) {
-      vendors = fetch(form.dataset.vendors).then((r) => (r.ok ? r.json() : null)).then((j) => (j && j.result && j.result.vendors) || {})
+      vendors = fetch(form.dataset.vendors).then((r) => (r.ok ? r.json() : null)).then((j) => j?.result?.vendors || {})
         .catch(() => ({}));
     }
     return (await vendors)[vid] || null;
@@ -259,17 +259,17 @@ export function initSearch(form) {
       const link = document.createElement('a');
       link.className = 'result-title';
       link.href = item.url;
-      link.textContent = (item.meta && item.meta.title) || item.url;
+      link.textContent = item.meta?.title || item.url;
       li.append(link);
-      if (item.meta && item.meta.type) {
+      if (item.meta?.type) {
         const type = document.createElement('span');
         type.className = 'small';
         type.textContent = ` · ${item.meta.type}`;
         li.append(type);
       }
-      const shown = badges(item.meta && item.meta.badges);
+      const shown = badges(item.meta?.badges);
       if (shown) li.append(' ', shown);
-      if (item.meta && item.meta.verdict) {
+      if (item.meta?.verdict) {
         const verdict = document.createElement('p');
         verdict.className = 'result-verdict';
         verdict.textContent = item.meta.verdict;

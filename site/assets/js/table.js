@@ -12,7 +12,7 @@ function makeSortable(table) {
   const body = table.tBodies[0];
   if (!body || body.rows.length < 2) return null;
   const sortBy = (index, descending) => {
-    headers.forEach((h) => h.removeAttribute('aria-sort'));
+    headers.forEach((h) => { h.removeAttribute('aria-sort'); });
     headers[index].setAttribute('aria-sort', descending ? 'descending' : 'ascending');
     const rows = [...body.rows];
     rows.sort((a, b) => collator.compare(cellValue(a, index), cellValue(b, index)) * (descending ? -1 : 1));
@@ -56,7 +56,7 @@ export function initTables(root) {
   const sortables = new Map();
   for (const table of root.querySelectorAll('table.sortable')) sortables.set(table, makeSortable(table));
   for (const tools of root.querySelectorAll('[data-table-tools]')) {
-    const table = tools.nextElementSibling && tools.nextElementSibling.querySelector('table');
+    const table = tools.nextElementSibling?.querySelector('table');
     if (!table) continue;
     if (sortables.get(table)) {
       tools.hidden = false;

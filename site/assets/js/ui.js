@@ -22,11 +22,11 @@ export const code = (text) => el('code', {}, text);
 // Our plain-words texts (FLAG_PLAIN) mark commands with backticks: those become <code>.
 export const words = (text) => String(text).split(/`([^`]+)`/).map((part, i) => (i % 2 ? code(part) : part));
 
-// Tone -> icon, from scripts/uasdb/verdicts.py (ICON) through the page's params.
+// Tone -> icon, from scripts/uasdb/verdicts/engine.py (ICON) through the page's params.
 const ICON = params.tone_icon;
 
 // The verdict badge of layouts/_partials/verdict/badge.html: an icon and a word, never colour alone. Takes an
-// exported platform verdict (its short word and tone come from scripts/uasdb/verdicts.py) or a verdict word.
+// exported platform verdict (its short word and tone come from scripts/uasdb/verdicts/engine.py) or a verdict word.
 
 export function badge(verdict, kind) {
   if (verdict && typeof verdict === 'object') {
@@ -37,7 +37,7 @@ export function badge(verdict, kind) {
       ? [out, ' ', el('span', { class: 'basis small' }, verdict.basis_text)] : out;
   }
   const words = kind === 'boot' ? params.boot_verdict_short : params.verdict_short;
-  const tone = (params.verdict_tone || {})[verdict] || 'none';
+  const tone = params.verdict_tone?.[verdict] || 'none';
   return el('span', { class: `badge tone-${tone}` }, el('span', { class: 'badge-icon', 'aria-hidden': 'true' }, ICON[tone]),
     ` ${words[verdict] || verdict}`);
 }

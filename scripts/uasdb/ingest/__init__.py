@@ -1,0 +1,1 @@
+"""Ingest: turning what people and upstream projects publish into records: the issue form and its parser, the record scaffold, and the importers of the kernel, usb.ids, smartmontools and linux-hardware.org tables."""

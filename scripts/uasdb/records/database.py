@@ -1,0 +1,306 @@
+"""Finding, loading and checking the records under data/."""
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import datetime
+import fnmatch
+import multiprocessing
+import os
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from ..paths import DATA_DIR
+from .kernel_flags import quirk_letters
+from .loader import Loaded, load_file
+from .problems import Finding, Problem
+from .reference import KernelTable, UsbIds, load_kernel, load_usbids
+from .rules import checking_rules
+from .rules.removals import removal_problems
+from .rules.waivers import apply_waivers
+from .schema import schema_problems
+
+KIND_DIRS = {"adapter": "adapters", "chipset": "chipsets", "distribution": "distributions"}
+
+
+@dataclass
+class Record:
+    kind: str
+    loaded: Loaded
+
+    @property
+    def path(self) -> str:
+        return self.loaded.path
+
+    @property
+    def data(self) -> Dict[str, Any]:
+        return self.loaded.data
+
+    @property
+    def text(self) -> str:
+        return self.loaded.text
+
+
+@dataclass
+class Context:
+    chipset_ids: set
+    today: datetime.date
+    # Each chipset record's drive-side links (`drive_links`), by id, for rules that compare an adapter with its chip.
+    chipset_links: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
+    quirk_letters: Dict[str, str] = field(default_factory=quirk_letters)
+    # Generated reference data (data/kernel/, data/usb-ids/); tests pass small tables instead.
+    kernel: KernelTable = field(default_factory=load_kernel)
+    usbids: UsbIds = field(default_factory=load_usbids)
+
+
+@dataclass
+class Result:
+    records: List[Record]
+    problems: List[Problem]
+    waived: List[Problem] = field(default_factory=list)  # warnings data/waivers.yaml acknowledges, not shown
+
+    @property
+    def errors(self) -> List[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+
+def kind_of(path: Path) -> Optional[str]:
+    for kind, folder in KIND_DIRS.items():
+        if path.parent.name == folder:
+            return kind
+    return None
+
+
+# Files under data/ that are not records, each read by a command: the waivers (rules/waivers.py), the removal notes
+# (docs/maintaining.md, "Deleting a record"), the generated reference tables (reference.py, the importers) and the
+# README files beside them. Anything else under data/ is never read, so a run that meets it fails (`unread_files`).
+OTHER_DATA_FILES = ("waivers.yaml", "removed.yaml", "kernel/linux-*.yaml", "usb-ids/usb-ids.yaml",
+                    "smartmontools/drivedb-usb.yaml", "linuxhw/lsusb-storage.yaml", "README*.md", "*/README*.md")
+# What an editor keeps beside a file only while it is open (vim's swap files, Emacs' lock and autosave files).
+EDITOR_SCRATCH = (".*.sw[a-p]", ".*.swx", ".#*", "#*#")
+
+
+def _record_folders(paths: Sequence[Path]) -> List[Path]:
+    return list(paths) or [d for d in (DATA_DIR / folder for folder in KIND_DIRS.values()) if d.is_dir()]
+
+
+def discover(paths: Sequence[Path] = ()) -> List[Path]:
+    """Record files under the given files/folders (default: all of data/), sorted: `<id>.yaml` directly inside
+    data/adapters/, data/chipsets/ or data/distributions/ (a file named on the command line is taken as it is)."""
+    files: List[Path] = []
+    for root in _record_folders(paths):
+        root = Path(root)
+        if root.is_dir():
+            files.extend(p for p in root.rglob("*.yaml") if kind_of(p) and not p.name.startswith("."))
+        else:
+            files.append(root)
+    return sorted(set(files))
+
+
+def unread_files(paths: Sequence[Path], records: Sequence[Path]) -> List[Problem]:
+    """A problem for each file under the given folders (default: all of data/) that neither `check` nor any other
+    command reads: `x.YAML`, `x.yml`, `x.yaml.orig`, `sub/x.yaml` in a record folder, a record put straight into
+    data/. Skipping them would let a contributor see "0 errors" for a record that is never checked nor published."""
+    roots = [Path(p) for p in paths if Path(p).is_dir()] if paths else [DATA_DIR]
+    record_files = set(records)
+    found: List[Problem] = []
+    for root in roots:
+        is_record_folder = root.name in KIND_DIRS.values()
+        for path in sorted(root.rglob("*")):
+            if path in record_files or path.is_dir() or any(fnmatch.fnmatchcase(path.name, p) for p in EDITOR_SCRATCH):
+                continue
+            inside = path.relative_to(root.parent if is_record_folder else root).as_posix()
+            in_record_folder = is_record_folder or any(part in KIND_DIRS.values() for part in inside.split("/")[:-1])
+            if not in_record_folder and any(fnmatch.fnmatchcase(inside, p) for p in OTHER_DATA_FILES):
+                continue
+            found.append(Problem(display_path(path), 1, 1, (), *_why_unread(path), "file-location"))
+    return found
+
+
+def _why_unread(path: Path) -> Tuple[str, str]:
+    folder = path.parent.name
+    if folder in KIND_DIRS.values():
+        stem = path.name.split(".")[0]
+        if path.name.lower().endswith((".yaml", ".yml")) and stem:
+            return (f"`{path.name}` is never read: records are named `<id>.yaml`, in lower case",
+                    f"rename it to `{stem.lower()}.yaml`")
+        return (f"`{path.name}` is never read: only `<id>.yaml` records belong in data/{folder}/",
+                "delete it, or move it out of data/ (a backup or merge leftover is not a record)")
+    kind_folder = next((p.name for p in path.parents if p.name in KIND_DIRS.values()), None)
+    if kind_folder:
+        return (f"`{path.name}` is in a subfolder of data/{kind_folder}/, where nothing is read",
+                f"move it to data/{kind_folder}/{path.name}" if path.suffix == ".yaml" else "delete it")
+    return ("this file under data/ is never read: records go in data/adapters/, data/chipsets/ or data/distributions/",
+            "move a record into the folder for its kind, or delete the file")
+
+
+def relative_to(path, root) -> str:
+    """`path` relative to `root` when it lies inside it, else as given (abspath: no symlink lookups, it runs per file)."""
+    absolute, root = os.path.abspath(path), os.path.abspath(root)
+    return os.path.relpath(absolute, root) if absolute.startswith(root + os.sep) else str(path)
+
+
+def display_path(path) -> str:
+    """A record's path as a contributor sees it from where they stand."""
+    return relative_to(path, os.getcwd())
+
+
+def today_for_checks() -> datetime.date:
+    """Today, or UASDB_TODAY (YYYY-MM-DD) so that test runs do not depend on the calendar."""
+    fixed = os.environ.get("UASDB_TODAY")
+    return datetime.date.fromisoformat(fixed) if fixed else datetime.date.today()
+
+
+def _load_one(path: Path):
+    """Read, parse and schema-check one file: the per-file half of `check`, independent of every other file."""
+    kind = kind_of(path)
+    loaded = load_file(path)
+    loaded.path = display_path(path)
+    # The loader named the file as it was given; every problem names it as the contributor sees it.
+    loaded.problems = [dataclasses.replace(p, file=loaded.path) for p in loaded.problems]
+    problems = list(loaded.problems)
+    if kind is None:
+        problems.append(loaded.problem((), "not inside data/adapters/, data/chipsets/ or data/distributions/",
+                                       "move the file into the folder for its kind", "file-location"))
+        return kind, loaded, problems
+    if path.suffix != ".yaml":
+        problems.append(loaded.problem((), "record files end in .yaml", f"rename it to {path.stem}.yaml", "file-location"))
+    if loaded.data is not None:
+        # Where the loader already explained a value (alias, unquoted yes), the schema's view of it adds nothing.
+        explained = {p.field for p in loaded.problems}
+        schema_found = [p for p in schema_problems(kind, loaded) if p.field not in explained]
+        problems.extend(schema_found)
+        loaded.problems.extend(schema_found)
+    return kind, loaded, problems
+
+
+PARALLEL_FROM_FILES = 400
+
+
+class LoadCache:
+    """Per-file results (parse and schema check) kept between runs of `check` in one process, keyed by each file's
+    path, modification time and size: the watcher behind `make serve` re-checks only the records that changed.
+    Each call gets fresh objects (unpickled from bytes, several times faster than a deep copy), so whatever the
+    export adds to a record never leaks into the next run."""
+
+    def __init__(self) -> None:
+        self._entries: Dict[str, Tuple[Tuple[int, int], bytes]] = {}
+        # What the per-record rules found in each record, keyed by its path, and valid while the record's text and
+        # the context the rules read (chipset ids, today, the reference tables) are unchanged: a per-record rule
+        # sees nothing else.
+        self.findings: Dict[str, Tuple[str, Any, List[Problem]]] = {}
+
+    def load(self, files: List[Path]):
+        keys = {}
+        for path in files:
+            stat = path.stat()
+            keys[str(path)] = (stat.st_mtime_ns, stat.st_size)
+        stale = [p for p in files if self._entries.get(str(p), (None,))[0] != keys[str(p)]]
+        for path, result in zip(stale, _load_all(stale), strict=True):
+            self._entries[str(path)] = (keys[str(path)], pickle.dumps(result, pickle.HIGHEST_PROTOCOL))
+        for gone in set(self._entries) - set(keys):
+            del self._entries[gone]
+        return [pickle.loads(self._entries[str(p)][1]) for p in files]
+
+
+def _load_all(files: List[Path]):
+    """Per-file work on every core for large trees (fork keeps start-up cheap); in order, so output is stable."""
+    workers = os.cpu_count() or 1
+    if len(files) < PARALLEL_FROM_FILES or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [_load_one(path) for path in files]
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(_load_one, files, chunksize=max(16, len(files) // (workers * 8))))
+
+
+def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
+          cache: Optional[LoadCache] = None) -> Result:
+    """Load every record, validate it against its schema, run every rule; return all problems. With `cache`,
+    files unchanged since its last run are not parsed again."""
+    problems: List[Problem] = []
+    records: List[Record] = []
+    files = discover(paths)
+    problems.extend(unread_files(paths, files))
+    for kind, loaded, file_problems in (cache.load(files) if cache else _load_all(files)):
+        problems.extend(file_problems)
+        if kind is not None and loaded.data is not None:
+            records.append(Record(kind, loaded))
+
+    # A record's chipset resolves within its own data tree (data/adapters/x.yaml -> data/chipsets/),
+    # even when only some files were named on the command line.
+    chipset_ids = {r.data.get("id") for r in records if r.kind == "chipset"}
+    chipset_links = {r.data.get("id"): _links(r.data) for r in records if r.kind == "chipset"}
+    for folder in {os.path.dirname(os.path.dirname(os.path.abspath(r.path))) for r in records if r.kind == "adapter"}:
+        for path in (Path(folder) / KIND_DIRS["chipset"]).glob("*.yaml"):
+            chipset_ids.add(path.stem)
+            if path.stem not in chipset_links:  # a chip record not named on the command line: read it for its links
+                chipset_links[path.stem] = _links(load_file(path).data)
+    ctx = Context(chipset_ids=chipset_ids, today=today or today_for_checks(),
+                  chipset_links={k: v for k, v in chipset_links.items() if v and isinstance(k, str)})
+
+    rules = checking_rules()
+    per_record = [rule for rule in rules if rule.scope != "tree"]
+    context_key = (frozenset(chipset_ids), frozenset(ctx.chipset_links.items()), ctx.today, id(ctx.kernel), id(ctx.usbids))
+    for record in records:
+        known = cache.findings.get(record.path) if cache else None
+        if known and known[0] == record.text and known[1] == context_key:
+            problems.extend(known[2])
+            continue
+        found = [record.loaded.problem(finding.field, finding.message, finding.fix, rule.id,
+                                       finding.severity or rule.severity)
+                 for rule in per_record if record.kind in rule.kinds for finding in _safe(rule, record, ctx)]
+        if cache:
+            cache.findings[record.path] = (record.text, context_key, found)
+        problems.extend(found)
+    if cache:
+        for gone in set(cache.findings) - {record.path for record in records}:
+            del cache.findings[gone]
+    for rule in rules:
+        if rule.scope != "tree":
+            continue
+        for record, finding in _safe_tree(rule, [r for r in records if r.kind in rule.kinds], ctx):
+            problems.append(record.loaded.problem(finding.field, finding.message, finding.fix, rule.id,
+                                                  finding.severity or rule.severity))
+    # Each data/ folder involved may hold a waivers.yaml (the real tree's acknowledges its expected warnings).
+    roots = {os.path.dirname(os.path.dirname(os.path.abspath(r.path))) for r in records} if paths else {str(DATA_DIR)}
+    checked = {os.path.abspath(r.path) for r in records}
+    problems.extend(removal_problems(sorted(roots), records, display_path))
+    problems, waived = apply_waivers(sorted(roots), problems, checked, display_path)
+    return Result(records, sorted(problems, key=Problem.sort_key), waived)
+
+
+def _links(data: Any) -> Tuple[str, ...]:
+    """A chipset record's `drive_links` as a tuple of text, or () when absent or malformed (the schema reports that)."""
+    links = data.get("drive_links") if isinstance(data, dict) else None
+    return tuple(x for x in links if isinstance(x, str)) if isinstance(links, list) else ()
+
+
+# What a rule may trip over on data the schema rejected (or on values no rule anticipated).
+_RULE_TRIPS = (AttributeError, TypeError, KeyError, ValueError, OverflowError, IndexError, RecursionError)
+
+
+def _safe(rule, record: Record, ctx: Context) -> Iterable[Finding]:
+    """Rules read data the schema may have rejected; a rule tripping over bad shape stays silent
+    because the schema problem for that field is already reported. On a record the schema accepted,
+    the trip is reported as a problem of that rule (never a traceback)."""
+    try:
+        return list(rule.check(record, ctx))
+    except _RULE_TRIPS as exc:
+        if any(p.severity == "error" for p in record.loaded.problems):
+            return []
+        return [Finding((), f"this check could not finish on the record ({type(exc).__name__}: {str(exc)[:120]})",
+                        "look for an unusual value in the record; if it is valid, report it as a uasdb bug")]
+
+
+def _safe_tree(rule, records: List[Record], ctx: Context):
+    try:
+        return list(rule.check(records, ctx))
+    except _RULE_TRIPS:
+        clean = [r for r in records if not any(p.severity == "error" for p in r.loaded.problems)]
+        try:
+            return list(rule.check(clean, ctx))
+        except _RULE_TRIPS as exc:
+            return [(r, Finding((), f"this check could not finish ({type(exc).__name__}: {str(exc)[:120]})",
+                                "look for an unusual value in the records; if they are valid, report it as a uasdb bug"))
+                    for r in clean[:1]]

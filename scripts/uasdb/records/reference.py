@@ -1,0 +1,226 @@
+"""The generated reference files, read back: the kernel's quirk tables, usb.ids names, smartmontools' bridges.
+
+Written by `uasdb import-kernel`, `import-usbids`, `import-drivedb` and `import-lsusb` (scripts/uasdb/ingest/importers/);
+read here for the rules, the quirk letter table and the export. Each loader is cached.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import yaml
+
+from ..paths import DATA_DIR
+
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class ReferenceDataError(Exception):
+    """A generated reference file is missing or unreadable; the message says how to regenerate it."""
+
+
+def _load(path: Path, command: str) -> Dict[str, Any]:
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SafeLoader)
+    except OSError:
+        raise ReferenceDataError(f"{path}: missing — run `{command}` and commit the result") from None
+    except yaml.YAMLError as exc:
+        raise ReferenceDataError(f"{path}: not readable YAML ({exc}) — run `{command}` again instead of editing it") from None
+    if not isinstance(data, dict):
+        raise ReferenceDataError(f"{path}: not a generated reference file — run `{command}` again")
+    return data
+
+
+# --- the kernel -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class KernelEntry:
+    """One UNUSUAL_DEV line: the flags Linux sets for an ID within a bcdDevice range."""
+    vid: str
+    pid: str
+    bcd_min: str
+    bcd_max: str
+    vendor: str
+    product: str
+    flags: Tuple[str, ...]
+    file: str
+    line: int
+    condition: Optional[str] = None
+
+    @property
+    def usb_id(self) -> str:
+        return f"{self.vid}:{self.pid}"
+
+    @property
+    def every_bcd(self) -> bool:
+        """True when the entry covers every firmware revision (0000 up to 9999 or ffff)."""
+        return self.bcd_min == "0000" and self.bcd_max in ("9999", "ffff")
+
+    def covers(self, low: str, high: Optional[str] = None) -> bool:
+        """True when every bcdDevice from low to high (or just low) is inside the entry's range."""
+        return int(self.bcd_min, 16) <= int(low, 16) and int(high or low, 16) <= int(self.bcd_max, 16)
+
+    def overlaps(self, low: str, high: str) -> bool:
+        return int(self.bcd_min, 16) <= int(high, 16) and int(low, 16) <= int(self.bcd_max, 16)
+
+
+@dataclass(frozen=True)
+class RuntimeCheck:
+    """An ID test in uas-detect.h: flags added while probing, maybe only after looking at the device."""
+    vid: str
+    pids: Tuple[str, ...]          # empty: every product of the vendor
+    flags: Tuple[str, ...]
+    decided_by: Tuple[str, ...]    # max-power, link-speed, streams: which flag (if any) depends on these
+    strings: Tuple[Tuple[str, str], ...]
+    file: str
+    line: int
+    steps: Tuple[Dict[str, Any], ...] = ()  # the device tests in order: {when: {field, op, value}, flags}; last may lack `when`
+
+    @property
+    def unconditional(self) -> bool:
+        """The flags always apply to a matching ID (nothing else is looked at)."""
+        return not self.decided_by and not self.strings
+
+    def matches(self, vid: str, pid: str) -> bool:
+        return vid == self.vid and (not self.pids or pid in self.pids)
+
+
+@dataclass
+class KernelTable:
+    version: str
+    release: str
+    letters: Dict[str, str]                  # letter -> flag name
+    letter_drivers: Dict[str, str]           # letter -> uas | usb-storage | both
+    user_entry_replaces: Tuple[str, ...]     # flags a matching usb-storage.quirks entry clears
+    entries: List[KernelEntry]
+    runtime: List[RuntimeCheck]
+    path: str = ""
+    _by_id: Dict[str, List[KernelEntry]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        for entry in self.entries:
+            self._by_id.setdefault(entry.usb_id, []).append(entry)
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any], path: str = "") -> "KernelTable":
+        entries = [KernelEntry(e["vid"], e["pid"], e["bcd_min"], e["bcd_max"], e["vendor"], e["product"],
+                               tuple(e["flags"]), e["file"], e["line"], e.get("condition")) for e in data["entries"]]
+        runtime = [RuntimeCheck(c["vid"], tuple(c.get("pids", ())), tuple(c["flags"]), tuple(c.get("decided_by", ())),
+                                tuple(sorted(c.get("strings", {}).items())), c["file"], c["line"],
+                                tuple(c.get("steps", ()))) for c in data["runtime"]]
+        letters = {letter: info["flag"] for letter, info in data["quirk_letters"].items()}
+        drivers = {letter: info.get("drivers", "both") for letter, info in data["quirk_letters"].items()}
+        return cls(str(data["version"]), str(data["release"]), letters, drivers,
+                   tuple(data["user_entry_replaces"]), entries, runtime, path)
+
+    @property
+    def letter_of(self) -> Dict[str, str]:
+        """flag name -> letter, for the flags that have one."""
+        return {flag: letter for letter, flag in self.letters.items()}
+
+    def entries_for(self, vid: str, pid: str) -> List[KernelEntry]:
+        return list(self._by_id.get(f"{vid}:{pid}", ()))
+
+    def runtime_for(self, vid: str, pid: str) -> List[RuntimeCheck]:
+        return [c for c in self.runtime if c.matches(vid, pid)]
+
+    def ids(self) -> List[str]:
+        """Every vvvv:pppp the kernel names (tables and runtime checks with product IDs), sorted."""
+        keys = set(self._by_id) | {f"{c.vid}:{p}" for c in self.runtime for p in c.pids}
+        return sorted(keys)
+
+
+def _version_key(path: Path) -> Tuple[int, ...]:
+    numbers = re.findall(r"\d+", path.stem)
+    return tuple(int(n) for n in numbers)
+
+
+def kernel_file(data_dir: Path = DATA_DIR) -> Path:
+    """The newest data/kernel/linux-X.Y.yaml: the kernel the site describes."""
+    files = sorted((Path(data_dir) / "kernel").glob("linux-*.yaml"), key=_version_key)
+    if not files:
+        raise ReferenceDataError(f"{Path(data_dir) / 'kernel'}: no linux-*.yaml — run "
+                                 "`uasdb import-kernel /usr/src/linux-source-6.12.tar.xz` and commit the result")
+    return files[-1]
+
+
+@lru_cache(maxsize=None)
+def load_kernel(data_dir: Path = DATA_DIR) -> KernelTable:
+    path = kernel_file(data_dir)
+    data = _load(path, "uasdb import-kernel PATH")
+    try:
+        return KernelTable.from_dict(data, str(path))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReferenceDataError(f"{path}: missing or malformed field {exc} — run `uasdb import-kernel PATH` again") from None
+
+
+# --- usb.ids --------------------------------------------------------------------------------------
+
+@dataclass
+class UsbIds:
+    version: str
+    vendors: Dict[str, str]
+    products: Dict[str, str]      # vvvv:pppp -> name, storage-relevant IDs only
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "UsbIds":
+        return cls(str(data["usb_ids_version"]), dict(data["vendors"]), dict(data["products"]))
+
+    def vendor(self, vid: str) -> Optional[str]:
+        return self.vendors.get(vid)
+
+    def product(self, vid: str, pid: str) -> Optional[str]:
+        return self.products.get(f"{vid}:{pid}")
+
+
+@lru_cache(maxsize=None)
+def load_usbids(data_dir: Path = DATA_DIR) -> UsbIds:
+    path = Path(data_dir) / "usb-ids" / "usb-ids.yaml"
+    data = _load(path, "uasdb import-usbids")
+    try:
+        return UsbIds.from_dict(data)
+    except (KeyError, TypeError) as exc:
+        raise ReferenceDataError(f"{path}: missing field {exc} — run `uasdb import-usbids` again") from None
+
+
+# --- smartmontools --------------------------------------------------------------------------------
+
+@dataclass
+class DriveDb:
+    version: str
+    entries: List[Dict[str, Any]]
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "DriveDb":
+        entries = [dict(e, _pattern=re.compile(e["id_pattern"])) for e in data["entries"]]
+        return cls(str(data["drivedb_version"]), entries)
+
+    def matches(self, vid: str, pid: str) -> List[Dict[str, Any]]:
+        """drivedb entries for an ID, in file order (smartctl uses the first that fits)."""
+        key = f"0x{vid}:0x{pid}"
+        return [e for e in self.entries if e["_pattern"].fullmatch(key)]
+
+
+@lru_cache(maxsize=None)
+def load_drivedb(data_dir: Path = DATA_DIR) -> DriveDb:
+    path = Path(data_dir) / "smartmontools" / "drivedb-usb.yaml"
+    data = _load(path, "uasdb import-drivedb")
+    try:
+        return DriveDb.from_dict(data)
+    except (KeyError, TypeError, re.error) as exc:
+        raise ReferenceDataError(f"{path}: malformed ({exc}) — run `uasdb import-drivedb` again") from None
+
+
+# --- linux-hardware.org ---------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def load_linuxhw(data_dir: Path = DATA_DIR) -> Dict[str, Any]:
+    """The popularity table of USB disk IDs (`uasdb import-lsusb`): source fields and `devices` in rank order."""
+    path = Path(data_dir) / "linuxhw" / "lsusb-storage.yaml"
+    data = _load(path, "uasdb import-lsusb")
+    if not isinstance(data.get("devices"), list) or not all(k in data for k in ("source", "commit", "read")):
+        raise ReferenceDataError(f"{path}: malformed — run `uasdb import-lsusb` again")
+    return data

@@ -1,0 +1,69 @@
+"""Reports: sourced, explained when negative, possible for the host."""
+from ...verdicts.engine import HOST_PLATFORM, PLATFORMS
+from ..problems import Finding
+from ..vocabulary import NO_UAS_HOSTS
+from . import rule
+
+OLD_PI_HOSTS = NO_UAS_HOSTS
+
+
+@rule("report-has-source", "every report has a public URL, a publication's title and name (and author when known), or `tested_by` with evidence",
+      example='a test done for this repository has no evidence — attach `evidence:` with at least the `lsusb_t` line')
+def report_has_source(record, ctx):
+    for index, report in enumerate(record.data.get("reports", [])):
+        source = report.get("source") or {}
+        publication = all(source.get(key) for key in ("title", "published_in"))
+        if not source.get("url") and not source.get("tested_by") and not publication:
+            yield Finding(("reports", index, "source"), "the source has neither `url`, `tested_by` nor a publication's "
+                          "`title` and `published_in`",
+                          "link the page the report comes from, cite the publication, or set `tested_by:` and attach `evidence:`")
+        elif source.get("tested_by") and not report.get("evidence"):
+            yield Finding(("reports", index, "evidence"), "a test done for this repository has no evidence",
+                          "attach `evidence:` with at least the `lsusb_t` line (and dmesg for failures)")
+
+
+@rule("failure-needs-explanation", "broken UAS, a failed boot or an unstable link comes with notes or evidence",
+      example='`uas: broken` is not explained — add `notes:` saying what happened, or `evidence:` with the dmesg lines')
+def failure_needs_explanation(record, ctx):
+    for index, report in enumerate(record.data.get("reports", [])):
+        failed = [f for f, bad in (("uas", report.get("uas") == "broken"), ("boot", report.get("boot") == "fails"),
+                                   ("stability", report.get("stability") in ("errors", "disconnects"))) if bad]
+        if failed and not report.get("notes") and not report.get("evidence"):
+            yield Finding(("reports", index, failed[0]), f"`{failed[0]}: {report[failed[0]]}` is not explained",
+                          "add `notes:` saying what happened, or `evidence:` with the dmesg lines")
+
+
+@rule("old-pi-no-uas", "a Pi 3 or older cannot report UAS working (its USB host has no UAS)",
+      example='`uas: works` on pi3b-plus, whose USB host cannot do UAS — use `uas: host-no-uas`')
+def old_pi_no_uas(record, ctx):
+    for index, report in enumerate(record.data.get("reports", [])):
+        if report.get("host") not in OLD_PI_HOSTS:
+            continue
+        if report.get("uas") in ("works", "works-with-quirk", "broken"):
+            yield Finding(("reports", index, "uas"), f"`uas: {report['uas']}` on {report['host']}, whose USB host cannot do UAS",
+                          "use `uas: host-no-uas`")
+        if report.get("driver") == "uas":
+            yield Finding(("reports", index, "driver"), f"`driver: uas` on {report['host']}, whose USB host cannot do UAS",
+                          "check `lsusb -t` again: it shows usb-storage on these boards")
+
+
+@rule("boot-needs-pi", "boot outcomes are recorded for Raspberry Pi hosts",
+      example='boot outcome on windows is not tracked — put booting details in `notes:`')
+def boot_needs_pi(record, ctx):
+    for index, report in enumerate(record.data.get("reports", [])):
+        platform = HOST_PLATFORM.get(report.get("host"))
+        if "boot" in report and platform and not PLATFORMS[platform]["pi"] and report.get("host") != "macos":
+            yield Finding(("reports", index, "boot"), f"boot outcome on {report['host']} is not tracked",
+                          "put booting details in `notes:`")
+
+
+@rule("workaround-needs-boot", "`boot_workaround` goes with `boot: works-with-workaround`, which needs it",
+      example='works-with-workaround without saying which workaround — add `boot_workaround:`')
+def workaround_needs_boot(record, ctx):
+    for index, report in enumerate(record.data.get("reports", [])):
+        if report.get("boot") == "works-with-workaround" and not report.get("boot_workaround"):
+            yield Finding(("reports", index, "boot"), "works-with-workaround without saying which workaround",
+                          "add `boot_workaround:` (e.g. the EEPROM setting)")
+        if report.get("boot_workaround") and report.get("boot") != "works-with-workaround":
+            yield Finding(("reports", index, "boot_workaround"), "a workaround is given but `boot` is not works-with-workaround",
+                          "set `boot: works-with-workaround`")

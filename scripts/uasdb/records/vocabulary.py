@@ -1,0 +1,87 @@
+"""The host and platform vocabulary, read from the adapter schema (its one source) as Python constants.
+
+schema/adapter.schema.json lists the `host` values (the enum a record is checked against) and, in the
+`x-uasdb-hosts` annotation beside it, each host's title (and a `detail` the issue form adds), the platform its verdicts count towards, and what it
+cannot do: `uas: false` for USB host controllers without UAS (Pi 3 and older), `usb_boot: false` for Pis that
+cannot boot from USB (only the 3B+ boots from USB out of the box; the 3B after setting its OTP bit), and
+`usb_link` for boards whose fastest USB port is fixed (5000M on a Pi 4 or Pi 5, 480M on a Pi 3 and older; a
+Compute Module 4 has no USB 3 of its own, so it has none). The
+top-level `x-uasdb-platforms` annotation holds the platforms in the order the site shows them, each with its
+title, its `short` name, whether its verdicts decide the nice and naughty lists (`lists`) and its what-to-buy
+page (`buy`: slug and title); `x-uasdb-platform-focus` names the platforms buyers choose between, newest Pi first
+(what-to-buy pages, chipset summaries, search badges and expectations follow it). Adding a platform is an edit
+of the schema alone: every list below, and every table and page built from them, picks it up. verdicts,
+export, the rules and the issue form take these from here; the probe, which ships as one stand-alone file,
+keeps a copy that tests/test_vocabulary.py compares with this one.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Tuple
+
+from ..paths import SCHEMA_DIR
+
+SCHEMA = SCHEMA_DIR / "adapter.schema.json"
+
+
+def _load() -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Dict[str, Any]], Tuple[str, ...]]:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    host = schema["properties"]["reports"]["items"]["properties"]["host"]
+    hosts, platforms = host["x-uasdb-hosts"], schema["x-uasdb-platforms"]
+    focus = tuple(schema.get("x-uasdb-platform-focus", ()))
+    if list(hosts) != host["enum"]:
+        raise ValueError(f"{SCHEMA}: x-uasdb-hosts must list exactly the host enum, in its order")
+    unknown = sorted({h["platform"] for h in hosts.values()} - set(platforms))
+    if unknown:
+        raise ValueError(f"{SCHEMA}: hosts name platforms that x-uasdb-platforms lacks: {', '.join(unknown)}")
+    strangers = sorted(set(focus) - set(platforms))
+    if strangers:
+        raise ValueError(f"{SCHEMA}: x-uasdb-platform-focus names platforms that x-uasdb-platforms lacks: {', '.join(strangers)}")
+    slugs = [spec["buy"]["slug"] for spec in platforms.values() if "buy" in spec]
+    if len(slugs) != len(set(slugs)):
+        raise ValueError(f"{SCHEMA}: two platforms in x-uasdb-platforms share a what-to-buy slug")
+    return hosts, platforms, focus
+
+
+HOSTS, _PLATFORMS, FOCUS_PLATFORMS = _load()
+HOST_TITLES: Dict[str, str] = {name: spec["title"] for name, spec in HOSTS.items()}
+# Hosts whose USB controller cannot do UAS: a report from one says `uas: host-no-uas`, never `works`.
+NO_UAS_HOSTS: Tuple[str, ...] = tuple(name for name, spec in HOSTS.items() if spec.get("uas") is False)
+# The fastest link a host's own USB ports negotiate, where the board fixes it (`lsusb -t` spelling).
+HOST_USB_LINK: Dict[str, str] = {name: spec["usb_link"] for name, spec in HOSTS.items() if "usb_link" in spec}
+
+
+def _platform(name: str, spec: Dict[str, Any]) -> Dict[str, Any]:
+    members = tuple(host for host, h in HOSTS.items() if h["platform"] == name)
+    entry: Dict[str, Any] = {"label": spec["title"], "hosts": members, "linux": spec["linux"], "pi": spec["pi"]}
+    if members and all(host in NO_UAS_HOSTS for host in members):
+        entry["no_uas_host"] = True
+    booting = tuple(host for host in members if HOSTS[host].get("usb_boot", True))
+    if booting != members:
+        entry["boot_hosts"] = booting
+    return entry
+
+
+# verdicts.PLATFORMS: label, member hosts, whether it runs Linux, whether it is a Pi, and the two limits above.
+PLATFORMS: Dict[str, Dict[str, Any]] = {name: _platform(name, spec) for name, spec in _PLATFORMS.items()}
+
+# The platform facts the site needs besides: short names, the platforms whose verdicts make the lists, what-to-buy
+# pages in focus order, and the platforms whose boot verdicts buyers weigh (focus Pis that boot from USB).
+PLATFORM_SHORT: Dict[str, str] = {name: spec["short"] for name, spec in _PLATFORMS.items()}
+LIST_PLATFORMS: Tuple[str, ...] = tuple(name for name, spec in _PLATFORMS.items() if spec.get("lists"))
+BUY_PAGES: Dict[str, Dict[str, str]] = {name: dict(_PLATFORMS[name]["buy"]) for name in FOCUS_PLATFORMS
+                                         if "buy" in _PLATFORMS[name]}
+BOOT_FOCUS_PLATFORMS: Tuple[str, ...] = tuple(name for name in FOCUS_PLATFORMS if _PLATFORMS[name]["pi"])
+
+
+def _field_titles(field: str) -> Dict[str, str]:
+    """A top-level enum of the adapter schema, in its order, each value with its `x-uasdb-titles` title."""
+    node = json.loads(SCHEMA.read_text(encoding="utf-8"))["properties"][field]
+    titles = node.get("x-uasdb-titles", {})
+    return {value: titles.get(value, value) for value in node["enum"]}
+
+
+# What sort of product (`kind`) and what drive it takes (`drive_interface`), in the schema's words: the what-to-buy
+# pages' filters offer them.
+KIND_TITLES: Dict[str, str] = _field_titles("kind")
+DRIVE_INTERFACE_TITLES: Dict[str, str] = _field_titles("drive_interface")

