@@ -8,7 +8,8 @@ the files the site is built from, each a page's whole model and, at the same add
   usb.py        /api/v1/usb/<vid>/<pid>.json           a USB ID page;  /api/v1/usb.json lists every ID
   chipset.py    /api/v1/chipsets/<id>.json             a chipset page; /api/v1/chipsets.json lists them all
   lists.py      /api/v1/lists.json                     the naughty and nice (and pending) pages
-  buy.py        /api/v1/buy/<platform>.json            the what-to-buy pages
+  buy.py        /api/v1/buy/<platform>.json            the what-to-buy pages, with their filters (kind, drive, boots)
+  facets.py     (in the files above, and pages.json)    the long pages' filters: choices, counts, each row's values
   home.py       /api/v1/home.json                      the home page and the Atom feed
   rows.py       /api/v1/adapter-rows.json              one slim row per adapter: every table of adapters
   common.py     data/common.json, data/pages.json      what every page shares, and which pages to make
