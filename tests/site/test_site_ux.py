@@ -529,13 +529,14 @@ def test_an_expectation_links_the_products_it_rests_on_by_name(watched_page, sit
 
 
 SPLIT_WORDS = """() => {
-  // Words (split at spaces and hyphens) of product names and badges that the layout cut across two lines.
+  // Words (split at spaces, hyphens and commas) of product names, badges and Linux's flag names that the
+  // layout cut across two lines.
   const split = [];
-  for (const el of document.querySelectorAll('table th a, table td a, table .badge')) {
+  for (const el of document.querySelectorAll('table th a, table td a, table .badge, table td.kernel-flags')) {
     if (!el.getClientRects().length) continue;
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const m of node.data.matchAll(/[^\\s\\-]+/g)) {
+      for (const m of node.data.matchAll(/[^\\s\\-,]+/g)) {
         const range = document.createRange();
         range.setStart(node, m.index);
         range.setEnd(node, m.index + m[0].length);
@@ -548,10 +549,11 @@ SPLIT_WORDS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("path", ["/buy/pi4/", "/buy/pi5/", "/adapters/", "/naughty/"])
-def test_names_and_badges_do_not_break_mid_word_on_a_phone(browser, real_site, path):
-    """At 390 px a long name wraps between words ("StarTech.com" stays whole) and a badge's word stays whole."""
-    context = browser.new_context(base_url=real_site.url, viewport={"width": 390, "height": 800})
+@pytest.mark.parametrize(("path", "width"), [
+    ("/buy/pi4/", 390), ("/buy/pi5/", 390), ("/adapters/", 390), ("/naughty/", 390), ("/usb/", 390), ("/usb/", 1280)])
+def test_names_and_badges_do_not_break_mid_word(browser, real_site, path, width):
+    """A long name wraps between words ("StarTech.com" stays whole), as do a badge and a flag (IGNORE_RESIDUE)."""
+    context = browser.new_context(base_url=real_site.url, viewport={"width": width, "height": 800})
     page = context.new_page()
     page.goto(path)
     assert page.evaluate(SPLIT_WORDS) == []
