@@ -333,8 +333,13 @@ def test_what_to_buy_ranks_orderable_products_by_evidence(watched_page, site):
     assert ranking["products"], "the fixtures have products tested on a Pi 4"
     page.goto("/buy/pi4/")
     assert page.locator("h1").inner_text() == "What to buy for Raspberry Pi 4"
-    rows = page.locator("table.buy-table").first.locator("tbody tr")
+    rows = page.locator("section[data-buy-group]:not([data-buy-group=avoid]) table.buy-table tbody tr")
     assert rows.count() == len(ranking["products"])
+    for group in {p["group"] for p in ranking["products"]}:  # each product under its group's heading
+        section = page.locator(f"section[data-buy-group={group}]")
+        members = [f"/adapters/{p['id']}/" for p in ranking["products"] if p["group"] == group]
+        assert section.locator("tbody th a").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))") == members
+        assert f"({len(members)})" in section.locator("h2").inner_text()
     for i, product in enumerate(ranking["products"]):
         row = rows.nth(i)
         assert row.locator("th a").get_attribute("href") == f"/adapters/{product['id']}/"
