@@ -284,3 +284,16 @@ def test_two_bay_finds_what_2_bay_finds_on_the_real_data(browser, real_site):
     names = " ".join(found["2-bay"]).lower()
     assert "two-bay" in names and "2-bay" in names and "dual-bay" in names  # all three spellings among them
     page.close()
+
+
+def test_a_bay_count_finds_cases_with_that_many_bays_not_cases_whose_evidence_names_one(browser, real_site):
+    """On what to buy, an untested four-bay case whose expectation rests on a two-bay one is not a "2-bay" match:
+    the filter reads the row, not the related products folded inside it."""
+    page = browser.new_page(base_url=real_site.url)
+    page.goto("/buy/pi4/?q=2-bay")
+    rows = page.locator("table.buy-table tbody tr, table.buy-expected tbody tr")
+    names = [r.locator("th").inner_text() for r in rows.all() if r.is_visible()]
+    assert names, "the real data has two-bay cases on /buy/pi4/"
+    for name in names:
+        assert re.search(r"\b(2|two|dual)[- ]?bay", name, re.IGNORECASE), name
+    page.close()

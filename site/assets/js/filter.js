@@ -48,10 +48,17 @@ export const matches = (text, query) => {
   return terms(query).every((term) => term(normalised));
 };
 
-// Every text node, a space apart: cells and lines never run together ("480GB" + "JMS578").
+// Every text node, a space apart: cells and lines never run together ("480GB" + "JMS578"). What a row keeps behind
+// a disclosure (the related products an expectation rests on) is about other products: a four-bay case whose
+// expectation names a two-bay one is not a "2-bay" match.
+const folded = (node) => {
+  const details = node.parentElement?.closest('details');
+  return details && !node.parentElement.closest('summary') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+};
+
 function rowText(row) {
   const parts = [];
-  const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT, { acceptNode: folded });
   while (walker.nextNode()) parts.push(walker.currentNode.nodeValue);
   return parts.join(' ');
 }
