@@ -35,3 +35,32 @@ def test_the_split_takes_the_export_times_and_the_rebuilds_after_data_changed():
 
 def test_a_log_without_those_lines_gives_no_figure_rather_than_a_wrong_one():
     assert split_live_edit("watching /tmp/x/data for changes\n", "Change detected, rebuilding site (#1).\nTotal in 5 ms\n") == {}
+
+
+def test_an_edit_is_timed_alone_the_undo_shown_first(tmp_path):
+    """The next edit waits until the page is served without the last marker, so it is not timed behind the undo."""
+    import functools
+    import http.server
+    import threading
+
+    from uasdb.tools.bench_live import _wait_for, _wait_for_line
+
+    page = tmp_path / "index.html"
+    page.write_text("name live-edit-0", encoding="utf-8")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    try:
+        assert _wait_for(url, "live-edit-0", timeout=2) is not None
+        assert _wait_for(url, "live-edit-0", timeout=0.3, present=False) is None  # still shown: not undone
+        threading.Timer(0.2, lambda: page.write_text("name", encoding="utf-8")).start()
+        assert _wait_for(url, "live-edit-0", timeout=5, present=False) is not None
+    finally:
+        server.shutdown()
+    log = tmp_path / "watch.log"
+    log.write_text("12:00:00 data checked at start\n", encoding="utf-8")
+    assert not _wait_for_line(log, "watching", timeout=0.3)  # the first check is still running
+    log.write_text(WATCH_LOG, encoding="utf-8")
+    assert _wait_for_line(log, "watching", timeout=1)

@@ -40,15 +40,26 @@ def _get(url: str) -> Optional[str]:
         return None   # not up yet, or the server rebuilt the page while sending it: ask again
 
 
-def _wait_for(url: str, text: str, timeout: float) -> Optional[float]:
-    """Seconds until the page at `url` contains `text`, polling every 20 ms; None on timeout."""
+def _wait_for(url: str, text: str, timeout: float, present: bool = True) -> Optional[float]:
+    """Seconds until the page at `url` contains `text` (or, with present=False, is served without it), polling
+    every 20 ms; None on timeout."""
     started = time.monotonic()
     while time.monotonic() - started < timeout:
         body = _get(url)
-        if body is not None and text in body:
+        if body is not None and (text in body) == present:
             return time.monotonic() - started
         time.sleep(0.02)
     return None
+
+
+def _wait_for_line(path: Path, text: str, timeout: float) -> bool:
+    """Whether a line containing `text` reaches the log at `path` within `timeout` seconds."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if text in path.read_text(encoding="utf-8", errors="replace"):
+            return True
+        time.sleep(0.1)
+    return False
 
 
 def _renamed(source: str, marker: str) -> str:
@@ -97,15 +108,23 @@ def _measure(data: Path, work: Path, edits: int, interval: float) -> Dict[str, o
     try:
         if _wait_for(url, adapter_id, timeout=300) is None:
             raise RuntimeError(f"hugo server never served {url}")
+        # The watcher checks the whole tree once at start (as under `make serve`); an edit saved before that ends
+        # would be timed with it. It says "watching" when it is ready.
+        if not _wait_for_line(work / "watch.log", "watching", timeout=600):
+            raise RuntimeError("the watcher never finished its first check (see watch.log)")
         time.sleep(interval * 2)   # let the watcher take its first snapshot
         for n in range(edits):
             marker = f"live-edit-{n}-{int(time.time())}"
             record.write_text(_renamed(original, marker), encoding="utf-8")
-            waited = _wait_for(url, marker, timeout=120)
+            waited = _wait_for(url, marker, timeout=300)
             if waited is None:
                 raise RuntimeError(f"the edit never reached {url}")
             seconds.append(waited)
             record.write_text(original, encoding="utf-8")
+            # Each edit is timed alone: wait until the page is back to the original (the undo's own export and
+            # rebuild), or the next edit would be timed behind the undo.
+            if _wait_for(url, marker, timeout=300, present=False) is None:
+                raise RuntimeError(f"undoing the edit never reached {url}")
             time.sleep(interval * 2)
     finally:
         record.write_text(original, encoding="utf-8")
