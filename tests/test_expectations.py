@@ -6,7 +6,7 @@ import pytest
 
 from uasdb.publish.export import add_expectations, buy_rankings
 from uasdb.verdicts.engine import adapter_verdict
-from uasdb.verdicts.expectations import Related, coverage, evaluate, expectations
+from uasdb.verdicts.expectations import Related, coverage, evaluate, expectations, summarise
 
 QUIRK = {"uas": "works-with-quirk", "quirks": "u"}                      # stated: the need is shown
 USED_FAST = {"driver": "uas", "workload": ["copy"], "link_speed": "5000M"}  # recommended
@@ -164,3 +164,28 @@ def test_an_expectation_never_reaches_a_verdict_a_list_or_a_ranking(related):
     listed = [p["id"] for p in ranking["products"] + ranking["avoid"]]
     assert "a4" not in listed and ranking["counts"]["with_verdict"] == len(listed)  # …and is ranked nowhere
     assert [p["id"] for p in ranking["expected"]] == ["a4", "d1"]  # shown apart
+
+
+def test_a_bind_only_success_elsewhere_is_shown_but_decides_nothing():
+    """The same product seen bound to uas once on a Linux PC is too thin to carry over to a Pi 4: the page names
+    it (hints) instead of saying "nothing related is known", and no expectation comes of it."""
+    records = [product("t1", [("7777", "0001")], None,
+                       report(host="linux-x86_64", url="https://example.org/t1", driver="uas", link_speed="5000M"))]
+    verdicts = {r["id"]: adapter_verdict(r) for r in records}
+    assert verdicts["t1"].uas["linux"].verdict == "works" and not verdicts["t1"].uas["linux"].recommended
+    related = Related(records, verdicts, Kernel(), [], None, [])
+    e = expectations(records[0], verdicts["t1"], related)["uas"]["pi4"]
+    assert (e["state"], e["verdict"]) == ("hints", None)
+    assert [(b["kind"], b["platform"]) for b in e["basis"]] == [("same-product", "linux")]
+    assert "binds UAS on a Linux PC" in e["text"] and "too thin" in e["text"]
+    assert "nothing related" not in e["text"]
+
+
+def test_coverage_counts_expectations_and_disagreement_not_hints():
+    """The evaluation's coverage is what it says: the share of cells that got an expectation or "related evidence
+    disagrees"; context alone (hints) answers nothing."""
+    cells = [{"adapter": f"x{n}", "platform": "pi4", "question": "uas", "truth": "works", "state": state,
+              "expected": expected, "confidence": "weak" if expected else None, "basis": []}
+             for n, (state, expected) in enumerate([("expected", "works"), ("disagree", None), ("hints", None),
+                                                    ("none", None)])]
+    assert summarise(cells)["coverage"] == 0.5

@@ -87,6 +87,9 @@ class Item:
     link: Dict[str, Any] = field(default_factory=dict)
     # The sentence without the products it names, for a page that links each of them by name after it.
     summary: Optional[str] = None
+    # False for evidence too thin to carry over (the same product's bind-only success elsewhere, or a quirk whose
+    # need is not shown): shown beside an expectation as context, never deciding one.
+    transferable: bool = True
 
     def as_dict(self) -> Dict[str, Any]:
         return {"tier": self.tier, "direction": self.direction, "kind": self.kind, "text": self.text,
@@ -119,8 +122,8 @@ class Expectation:
         if self.state == "disagree":
             return f"{where} · no expectation, related evidence disagrees: {reasons}."
         if self.state == "hints":
-            return (f"{where} · no expectation: the related evidence is of kinds that have not predicted "
-                    f"well (see /verdicts/): {reasons}.")
+            return (f"{where} · no expectation: the related evidence is too thin, or of kinds that have not "
+                    f"predicted well (see /verdicts/): {reasons}.")
         assert self.verdict is not None  # the state is "expected", which names its verdict
         return f"{where} · {words[self.verdict]} ({self.confidence}): {reasons}."
 
@@ -203,6 +206,10 @@ class Related:
             if pv is None:
                 continue
             cls = boot_class(pv) if question == "boot" else transferable_uas_class(pv)
+            # Too thin to carry over, but known: a page must not say "nothing related is known" about it.
+            thin = cls is None and question == "uas" and uas_class(pv) is not None
+            if thin:
+                cls = uas_class(pv)
             if not cls:
                 continue
             pis = {"pi4", "pi5"}
@@ -217,9 +224,12 @@ class Related:
             what = {"works": "UAS works", "needs-quirk": "needs a quirk or fails", "no-uas": "runs without UAS",
                     "boots": "boots", "workaround": "boots with a workaround", "no-boot": "does not boot reliably"}[cls]
             why = CROSSING.get((other, platform))
+            if thin:
+                what = {"works": "binds UAS", "needs-quirk": "has a quirk whose need is not shown"}.get(cls, what)
             items.append(Item(tier, cls, "same-product",
                               f"this product {what} {_on(other)} ({pv.basis_text})"
-                              + (f"; {why}" if why else ""), {"platform": other}))
+                              + ("; too thin to carry over" if thin else "")
+                              + (f"; {why}" if why else ""), {"platform": other}, transferable=not thin))
         return items
 
     def _class(self, adapter_id: str, platform: str, question: str) -> Optional[str]:
@@ -388,6 +398,8 @@ def role(item: Item, platform: str, question: str) -> str:
     kind, direction = item.kind, item.direction
     if kind == "kernel":
         return "decide"
+    if not item.transferable:
+        return "context"
     if question == "boot":
         if kind == "same-product" or (kind == "same-id" and direction == "boots"):
             return "decide"
@@ -508,7 +520,8 @@ def _share(n: int, d: int) -> Optional[float]:
 
 def summarise(cells: List[Dict[str, Any]]) -> Dict[str, Any]:
     def block(subset: List[Dict[str, Any]]) -> Dict[str, Any]:
-        answered = [c for c in subset if c["state"] != "none"]
+        # Answered: an expectation, or "related evidence disagrees" (as the report says); hints alone are not.
+        answered = [c for c in subset if c["state"] in ("expected", "disagree")]
         expected = [c for c in subset if c["state"] == "expected"]
         right = [c for c in expected if c["expected"] == c["truth"]]
         opposite = [c for c in expected if (c["expected"], c["truth"]) in OPPOSITE]
