@@ -415,7 +415,16 @@ def test_make_serve_reloads_a_data_edit_and_shows_its_errors(browser, served_sit
     url, data, re_export = served_site
     context = browser.new_context()
     page = context.new_page()
+    # The open page reloads when Hugo's server tells it to over its live-reload socket: edit only once that socket
+    # has said hello, or on a busy machine the reload can be sent before the page listens (a flaky test, not a bug).
+    frames: list = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
     page.goto(f"{url}/adapters/fixture-nice-sata/")
+    for _ in range(200):
+        if any("hello" in str(frame) for frame in frames):
+            break
+        page.wait_for_timeout(50)
+    assert any("hello" in str(frame) for frame in frames), "the page never connected to Hugo's live reload"
     assert "Goodcase" in page.locator("h1").inner_text()
     record = data / "adapters" / "fixture-nice-sata.yaml"
     record.write_text(record.read_text(encoding="utf-8").replace("Goodcase", "Greatcase", 1), encoding="utf-8")
