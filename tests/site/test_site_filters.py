@@ -297,3 +297,20 @@ def test_a_bay_count_finds_cases_with_that_many_bays_not_cases_whose_evidence_na
     for name in names:
         assert re.search(r"\b(2|two|dual)[- ]?bay", name, re.IGNORECASE), name
     page.close()
+
+
+def test_the_usb_id_list_links_each_product_and_chip_by_name(watched_page, site):
+    """A helper scanning /usb/ reaches a product or a chip in one click, by the name the row shows."""
+    rows = [r for r in model(site, "usb.json") if r["adapters"] and r["chipsets"]]
+    assert rows, "the fixtures have an ID with both products and a chip"
+    page = watched_page
+    page.goto("/usb/")
+    for row in rows:
+        tr = page.locator("tbody tr", has=page.locator(f'a[href="/usb/{row["vid"]}/{row["pid"]}/"]'))
+        products = tr.locator("td[data-label=Products] a")
+        assert products.evaluate_all("(links) => links.map((a) => [a.textContent, a.getAttribute('href')])") == [
+            [name, f"/adapters/{i}/"] for name, i in zip(row["products"], row["adapters"], strict=True)]
+        chips = tr.locator("td[data-label=Chipsets] a")
+        assert chips.evaluate_all("(links) => links.map((a) => [a.textContent, a.getAttribute('href')])") == [
+            [name, f"/chipsets/{i}/"] for name, i in zip(row["chipset_names"], row["chipsets"], strict=True)]
+    assert page.problems == []
