@@ -213,7 +213,7 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     chipsets = {c["id"]: c for c in catalog["chipsets"]}
     adapters = {a["id"]: a for a in catalog["adapters"]}
     # The long index pages and their filters (publish/facets.py), which pages.json hands each page in its params.
-    usb_rows, chipset_rows = usb_page.index(catalog, adapters), chipset_page.index(catalog)
+    usb_rows, chipset_rows = usb_page.index(catalog, adapters, chipsets), chipset_page.index(catalog)
     lists = lists_page.model(catalog, adapters)
     kernel = catalog.get("kernel") or {}
     filters = {"usb": usb_page.index_filters(usb_rows, kernel.get("version")),

@@ -87,13 +87,13 @@ def kernel_flags(slot: Mapping[str, Any]) -> str:
     return text or "—"
 
 
-def index(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]]) -> List[Dict[str, Any]]:
+def index(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]],
+          chipsets: Mapping[str, Mapping[str, Any]]) -> List[Dict[str, Any]]:
     """/api/v1/usb.json: one row per ID the site has a page for, with what the list's filters match (`facets`).
     `adapters` and `chipset_names` run parallel to `products` and `chipsets`: the list links each by its name."""
-    names = {c["id"]: c.get("name") or c["id"] for c in catalog.get("chipsets", [])}
     return [{"key": key, "vid": slot["vid"], "pid": slot["pid"], "product": (slot.get("usbids") or {}).get("product"),
              "products": [adapters[i]["name"] for i in slot["adapters"]], "adapters": list(slot["adapters"]),
-             "chipsets": slot["chipsets"], "chipset_names": [names.get(c, c) for c in slot["chipsets"]],
+             "chipsets": slot["chipsets"], "chipset_names": [chipsets[c]["name"] for c in slot["chipsets"]],
              "kernel_flags": kernel_flags(slot), "facets": index_facets(slot)} for key, slot in catalog["usb"].items()]
 
 

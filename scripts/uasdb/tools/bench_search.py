@@ -9,10 +9,11 @@ Figures only; nothing is asserted.
 """
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 from urllib.parse import urlsplit
 
 from ..publish.sitebuild import LoopbackServer
@@ -33,7 +34,10 @@ _WATCH = """() => {
 }"""
 
 
-def measure_search(public: Path, query: str = "JMS578") -> Dict[str, float]:
+@contextlib.contextmanager
+def _recorded_page(public: Path) -> Iterator[Tuple[Any, str, List[Tuple[str, float]]]]:
+    """A Chromium page on a loopback server for `public`, and the list it fills with (url, bytes on the wire) for
+    every request the page finishes, counted from navigation on (through the DevTools protocol)."""
     from playwright.sync_api import sync_playwright
 
     server = LoopbackServer(public).start()
@@ -43,24 +47,32 @@ def measure_search(public: Path, query: str = "JMS578") -> Dict[str, float]:
             page = browser.new_page()
             cdp = page.context.new_cdp_session(page)
             cdp.send("Network.enable")
-            # Count Pagefind's bytes from navigation on: the page may fetch them before the first keystroke.
             urls: Dict[str, str] = {}
-            transferred = {"bytes": 0.0}
+            fetched: List[Tuple[str, float]] = []
             cdp.on("Network.requestWillBeSent", lambda event: urls.__setitem__(event["requestId"], event["request"]["url"]))
-            cdp.on("Network.loadingFinished", lambda event: transferred.__setitem__(
-                "bytes", transferred["bytes"] + (event["encodedDataLength"] if "/pagefind/" in urls.get(event["requestId"], "") else 0)))
-            page.goto(server.url + "/", wait_until="networkidle")
-            page.evaluate(_WATCH)
-            page.click('form[data-search] input[type="search"]')
-            page.keyboard.type(query, delay=40)
-            page.wait_for_function("() => window.__bench.results > 0", timeout=30000)
-            page.wait_for_load_state("networkidle")
-            timing = page.evaluate("() => window.__bench")
-            browser.close()
+            cdp.on("Network.loadingFinished", lambda event: fetched.append(
+                (urls.get(event["requestId"], ""), event["encodedDataLength"])))
+            try:
+                yield page, server.url, fetched
+            finally:
+                browser.close()
     finally:
         server.stop()
+
+
+def measure_search(public: Path, query: str = "JMS578") -> Dict[str, float]:
+    # Pagefind's bytes count from navigation on: the page may fetch them before the first keystroke.
+    with _recorded_page(public) as (page, url, fetched):
+        page.goto(url + "/", wait_until="networkidle")
+        page.evaluate(_WATCH)
+        page.click('form[data-search] input[type="search"]')
+        page.keyboard.type(query, delay=40)
+        page.wait_for_function("() => window.__bench.results > 0", timeout=30000)
+        page.wait_for_load_state("networkidle")
+        timing = page.evaluate("() => window.__bench")
+    transferred = sum(size for fetched_url, size in fetched if "/pagefind/" in fetched_url)
     return {"search_ms": round(timing["results"] - timing["lastKey"], 1),
-            "search_kb": round(transferred["bytes"] / 1024, 1),
+            "search_kb": round(transferred / 1024, 1),
             "search_query": query}
 
 
@@ -82,30 +94,14 @@ def _gzip_size(public: Path, url: str) -> int:
 def measure_check(public: Path) -> Dict[str, object]:
     """Every byte /check/ fetches from navigation to the result of a two-ID paste: as sent here (raw) and as
     gzip, which GitHub Pages uses for HTML, CSS, JS and JSON."""
-    from playwright.sync_api import sync_playwright
-
     ids = _two_ids(public)
     paste = "\n".join(f"Bus 002 Device 00{n + 2}: ID {key} Mass Storage" for n, key in enumerate(ids))
-    server = LoopbackServer(public).start()
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page()
-            cdp = page.context.new_cdp_session(page)
-            cdp.send("Network.enable")
-            urls: Dict[str, str] = {}
-            fetched: List[Tuple[str, float]] = []
-            cdp.on("Network.requestWillBeSent", lambda event: urls.__setitem__(event["requestId"], event["request"]["url"]))
-            cdp.on("Network.loadingFinished", lambda event: fetched.append(
-                (urls.get(event["requestId"], ""), event["encodedDataLength"])))
-            page.goto(server.url + "/check/", wait_until="networkidle")
-            page.locator("#check-paste").fill(paste)
-            page.get_by_role("button", name="Check").click()
-            page.locator(".check-status").filter(has_text="Found").wait_for(timeout=30000)
-            page.wait_for_load_state("networkidle")
-            browser.close()
-    finally:
-        server.stop()
+    with _recorded_page(public) as (page, url, fetched):
+        page.goto(url + "/check/", wait_until="networkidle")
+        page.locator("#check-paste").fill(paste)
+        page.get_by_role("button", name="Check").click()
+        page.locator(".check-status").filter(has_text="Found").wait_for(timeout=30000)
+        page.wait_for_load_state("networkidle")
     return {"check_two_ids_kb": round(sum(_gzip_size(public, url) for url, _ in fetched) / 1024, 1),
             "check_two_ids_raw_kb": round(sum(size for _, size in fetched) / 1024, 1),
             "check_two_ids_requests": len(fetched), "check_two_ids": " ".join(ids)}

@@ -206,10 +206,11 @@ class Related:
             if pv is None:
                 continue
             cls = boot_class(pv) if question == "boot" else transferable_uas_class(pv)
-            # Too thin to carry over, but known: a page must not say "nothing related is known" about it.
-            thin = cls is None and question == "uas" and uas_class(pv) is not None
-            if thin:
+            thin = False
+            if cls is None and question == "uas":
+                # Too thin to carry over, but known: a page must not say "nothing related is known" about it.
                 cls = uas_class(pv)
+                thin = cls is not None
             if not cls:
                 continue
             pis = {"pi4", "pi5"}
