@@ -7,9 +7,9 @@ import contextlib
 import io
 
 import pytest
-from test_report_roundtrip import DATA, DATE, FIELD_IDS, answers, filled_form, github_body
 from test_site_check import PROBE_FIXTURES, probe_output, run_check
 
+from test_report_roundtrip import DATA, DATE, FIELD_IDS, answers, filled_form, github_body
 from uasdb import probe
 from uasdb.ingest import issue as issue_mod
 from uasdb.probe.formlink import LINK_LIMIT
