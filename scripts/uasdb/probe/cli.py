@@ -126,7 +126,7 @@ def render_links(links: List[ReportLink]) -> List[str]:
                 if not explained:
                     out.append(f"# The report for {usb_id} is too long for a link ({link.too_long:,} characters; GitHub "
                                f"refuses addresses over {LINK_LIMIT:,}), so paste it:")
-                    out.append(f"# the link below fills in the USB ID and the adapter; paste the report above, from "
+                    out.append(f"# the link below fills in the USB ID (and the record it names); paste the report above, from "
                                f"`{REPORT_START.format(usb_id=usb_id)}` to `{REPORT_END}`, into its \"{field}\" box.")
                     explained = True
                 out.append(f"# {what} (paste the report into it):")
