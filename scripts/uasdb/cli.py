@@ -142,7 +142,13 @@ def cmd_diff(args) -> int:
 
 def cmd_issue_form(args) -> int:
     from .ingest.issueform import run_issue_form
-    return run_issue_form(Path(args.file), args.check)
+    from .paths import ISSUE_FORM
+    from .publish.report_link import run_probe_form
+    code = run_issue_form(Path(args.file), args.check)
+    if code or Path(args.file).resolve() != ISSUE_FORM.resolve():
+        return code
+    # The probe's copy of the form's facts (probe/reportform.py) follows the form.
+    return run_probe_form(args.check)
 
 
 def cmd_rule_table(args) -> int:
@@ -214,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="list every problem id with its severity, scope and fmt repair")
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("issue-form", help="write the issue form's dropdowns from the schema (values, titles, hosts)")
+    p = sub.add_parser("issue-form", help="write the issue form's dropdowns from the schema (values, titles, hosts) and the probe's copy of the form's ids")
     p.add_argument("--file", default=".github/ISSUE_TEMPLATE/adapter-report.yml", help="issue form to update")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the dropdowns are stale")
     p.set_defaults(func=cmd_issue_form)

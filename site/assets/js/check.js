@@ -7,6 +7,7 @@ import { builtinFor, buildLine, flagText, mergeEntries, overlaps, preserveBuilti
 import { badge, code, el, fillQuirkLine, platformLabel, platforms, words } from './ui.js';
 import { loadIdFiles, loadKernel, loadUsbIds } from './ids.js';
 import { wireCopyButton } from './copy.js';
+import { probeReports, reportFormUrl } from './report-link.js';
 
 const form = document.querySelector('form[data-check]');
 if (form) init(form);
@@ -16,7 +17,8 @@ function init(form) {
   const select = form.querySelector('select');
   const status = form.querySelector('.check-status');
   const results = document.getElementById('check-results');
-  const base = { adapter: form.dataset.adapterBase, usb: form.dataset.usbBase, quirks: form.dataset.quirksPage, report: form.dataset.reportUrl };
+  const base = { adapter: form.dataset.adapterBase, usb: form.dataset.usbBase, quirks: form.dataset.quirksPage, report: form.dataset.reportUrl,
+    reportLimit: Number(form.dataset.reportLimit) };
   let chosenByUser = false;
   let generation = 0;
   // A result read from the address (a link someone shared); it stands until something is pasted.
@@ -341,6 +343,8 @@ function render(text, found, detected, ctx) {
   };
   const lineEntries = [];
   const trouble = troubleFor(found);
+  // The probe's report blocks in the paste (never in a linked result, which holds no paste).
+  const reports = found.linked ? new Map() : probeReports(text);
   for (const device of relevant) {
     const matches = adapters.get(device.id) || [];
     const kernelInfo = kernelSentences(kernel, device);
@@ -380,6 +384,7 @@ function render(text, found, detected, ctx) {
     if (ownTrouble.length) flags.unshift(troubleItem(ownTrouble, device));
     if (flags.length) section.append(el('ul', { class: 'flags' }, flags));
     section.append(facts);
+    if (reports.has(device.id)) section.append(reportThis(reports.get(device.id), device, matches, base));
     nodes.push(section);
   }
 
@@ -479,4 +484,35 @@ function usbIdsName(usbids, device) {
 function relatedByVendor(related, base) {
   if (!related.length) return null;
   return ['Records with the same vendor ID: ', related.map((a, i) => [i ? ', ' : '', el('a', { href: `${base.adapter}${a.id}/` }, a.name)]), '. '];
+}
+
+// "Report this adapter": the adapter-report form with the paste's probe report for this ID filled in, opened only
+// when pressed (the address is built then; the page and its own link never hold the paste). It says what goes to
+// GitHub and shows it. With one record for the ID the form names it; with several the person picks in the form.
+function reportThis(report, device, matches, base) {
+  const adapter = matches.length === 1 ? matches[0].id : null;
+  const fields = { title: adapter ? `${adapter} (${device.id})` : device.id, usb_id: device.id, adapter };
+  const lines = report.split('\n').length;
+  const shown = el('details', { class: 'report-sent' },
+    el('summary', {}, `What will be sent: the probe\u2019s report for ${device.id} (${lines} lines)`),
+    el('pre', { 'data-report-text': '' }, report));
+  if (!reportFormUrl(base.report, { ...fields, probe: report }, base.reportLimit)) {
+    return el('div', { class: 'report-this', 'data-report-too-long': device.id },
+      el('p', {}, `The probe\u2019s report for ${device.id} is too long for a link (GitHub refuses addresses over `,
+        `${base.reportLimit.toLocaleString('en')} characters). `,
+        el('a', { href: reportFormUrl(base.report, fields, base.reportLimit), 'data-report-link': '' }, 'Open the report form'),
+        ' (it fills in the USB ID', adapter ? ' and the adapter' : '', ') and paste the report below into its \u201cProbe output\u201d box.'),
+      shown);
+  }
+  const button = el('button', { type: 'button', class: 'report-this-button', 'data-report-this': device.id }, 'Report this adapter');
+  button.addEventListener('click', () => {
+    window.open(reportFormUrl(base.report, { ...fields, probe: report }, base.reportLimit), '_blank', 'noopener');
+  });
+  return el('div', { class: 'report-this' }, button,
+    el('p', { class: 'small' }, 'Opens GitHub\u2019s adapter-report form in a new tab with the USB ID, ',
+      adapter ? `the adapter (${adapter}) ` : '', 'and the report below filled in: the probe\u2019s lines for this adapter ',
+      '(computer, kernel, driver, link speed, firmware, its dmesg lines). Nothing is sent until you submit the form ',
+      'on GitHub, and the issue is public. ',
+      matches.length > 1 ? 'Several records share this ID: name yours in the form. ' : ''),
+    shown);
 }
