@@ -26,6 +26,10 @@ from ..records.vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS, PLATFORM
 from .engine import HOST_PLATFORM, PLATFORMS, AdapterVerdict, adapter_verdict, short_platform
 
 UAS_PLATFORMS = FOCUS_PLATFORMS
+# Which drives a bridge takes, by the schema's drive_interface: two products whose sets do not meet are different
+# hardware whatever ID they report.
+DRIVE_FAMILIES = {"sata": frozenset({"SATA"}), "msata": frozenset({"SATA"}), "m2-sata": frozenset({"SATA"}),
+                  "nvme": frozenset({"NVMe"}), "nvme-sata": frozenset({"SATA", "NVMe"})}
 # How many of a group's products an item links to (it gives the group's size as `count`).
 LINKED_PRODUCTS = 5
 BOOT_PLATFORMS = BOOT_FOCUS_PLATFORMS
@@ -119,6 +123,9 @@ class Expectation:
         if self.state == "none":
             return f"{where}, and nothing related is known yet."
         reasons = "; ".join(item.text for item in self.basis[:4]) + ("; …" if len(self.basis) > 4 else "")
+        shared = list(dict.fromkeys(i.link["shared"] for i in self.basis if i.link.get("shared")))
+        if shared:
+            reasons += " (" + "; ".join(shared) + ")"
         if self.state == "disagree":
             return f"{where} · no expectation, related evidence disagrees: {reasons}."
         if self.state == "hints":
@@ -162,6 +169,8 @@ class Related:
         # Vendor IDs of bridge-chip makers (JMicron, ASMedia, Realtek, VIA…): a product reporting the chip's own
         # default ID may be any product built on that chip, so sharing such an ID says what sharing the chip says.
         self.chip_vendors = {u["vid"] for c in chipsets for u in c.get("usb_ids", [])}
+        self.chip_makers = {c["id"]: c.get("maker") for c in chipsets}
+        self.maker_of_vid = {u["vid"]: c.get("maker") for c in chipsets for u in c.get("usb_ids", []) if c.get("maker")}
         self.by_id: Dict[str, List[Tuple[str, Mapping[str, Any]]]] = {}
         self.by_chip: Dict[str, List[str]] = {}
         for a in adapters:
@@ -169,6 +178,7 @@ class Related:
                 self.by_id.setdefault(f"{usb_id['vid']}:{usb_id['pid']}", []).append((a["id"], usb_id))
             if a.get("chipset"):
                 self.by_chip.setdefault(a["chipset"], []).append(a["id"])
+        self.shared = {key: note for key in self.by_id if (note := self._shared_id_note(key))}
         self.shipped: Dict[str, List[Tuple[Mapping[str, Any], Mapping[str, Any]]]] = {}
         for dist in distributions:
             for entry in dist.get("entries", []):
@@ -178,6 +188,33 @@ class Related:
         self._classes: Dict[Tuple[str, str, str], Optional[str]] = {}
         self._groups: Dict[Any, Dict[str, List[str]]] = {}
         self._member_sets: Dict[int, Tuple[List[str], frozenset]] = {}
+
+    def _shared_id_note(self, key: str) -> Optional[str]:
+        """Why products sharing this USB ID are not known to be the same hardware, or None: the ID's products name
+        two or more bridge chips, or two drive interfaces (SATA and NVMe) no one bridge of theirs takes both of.
+        Such an ID (often a bridge maker's default, which any product on the maker's chips may report) says what
+        sharing a chip says: a hint, never a decision."""
+        members = [self.adapters[m] for m, _ in self.by_id.get(key, [])]
+        chips = sorted({a["chipset"] for a in members if a.get("chipset")})
+        families = [DRIVE_FAMILIES[a["drive_interface"]] for a in members if a.get("drive_interface") in DRIVE_FAMILIES]
+        split_drives = any(not (f & g) for f, g in itertools.combinations(families, 2))
+        if len(chips) < 2 and not split_drives:
+            return None
+        vid = key.split(":")[0]
+        maker = self.maker_of_vid.get(vid)
+        who = f"{maker}'s default ID" if maker and vid in self.chip_vendors else "an ID"
+        used_by = []
+        if split_drives:
+            kinds = [k for k in ("SATA", "NVMe") if any(k in f for f in families)]
+            used_by.append(f"{' and '.join(kinds)} bridges")
+        if len(chips) >= 2:
+            names = [self.chipset_names.get(c, c) for c in chips]
+            used_by.append("the " + ", ".join(names[:-1]) + " and " + names[-1] + " chips")
+        return f"{key} is {who}, used by {' and by '.join(used_by)}: what one of its products does says little about another"
+
+    def shared_id(self, vid: str, pid: str) -> Optional[str]:
+        """The sentence saying why a USB ID is shared by different hardware (`_shared_id_note`), or None."""
+        return self.shared.get(f"{vid}:{pid}")
 
     # -- evidence, one source at a time ----------------------------------------------------------------
 
@@ -294,8 +331,12 @@ class Related:
             groups = (self._group(members, platform, question, ("id", key)) if not usb_id.get("bcd_device")
                       else self._group(members, platform, question, ("id", key, adapter_id)))
             items += self._group_items(groups, [adapter_id], platform, tier, "same-id", f"the same USB ID {key}",
-                                       {"usb_id": key})
+                                       self._id_link(key))
         return items
+
+    def _id_link(self, key: str) -> Dict[str, Any]:
+        shared = self.shared.get(key)
+        return {"usb_id": key, "shared": shared} if shared else {"usb_id": key}
 
     def same_chip_items(self, adapter_id: str, chip: Optional[str], platform: str, question: str, tier: int,
                         skip: Iterable[str] = ()) -> List[Item]:
@@ -318,7 +359,8 @@ class Related:
                     continue
                 items.append(Item(3, "needs-quirk", "distribution",
                                   f"{dist['name']} ships {key}:{entry['flags']} on its {short_platform(platform)} images",
-                                  {"distribution": dist["id"], "url": entry.get("added_in") or dist.get("file")}))
+                                  dict({"distribution": dist["id"], "url": entry.get("added_in") or dist.get("file")},
+                                       **({"shared": self.shared[key]} if key in self.shared else {}))))
         return items
 
     def linuxhw_items(self, ids: Sequence[Mapping[str, Any]], platform: str) -> List[Item]:
@@ -374,7 +416,7 @@ class Related:
         members = [m for m, _ in self.by_id.get(key, [])]
         items += self._group_items(self._group(members, platform, question, ("id", key)), [], platform,
                                    3 if usb_id["vid"] in self.chip_vendors else 2, "same-id", "this USB ID",
-                                   {"usb_id": key})
+                                   self._id_link(key))
         if question == "uas":
             items += self.distribution_items(ids, platform)
             items += self.linuxhw_items(ids, platform)
@@ -399,8 +441,8 @@ def role(item: Item, platform: str, question: str) -> str:
     kind, direction = item.kind, item.direction
     if kind == "kernel":
         return "decide"
-    if not item.transferable:
-        return "context"
+    if not item.transferable or item.link.get("shared"):
+        return "context"  # too thin, or an ID shared by different hardware (Related.shared_id): a hint like the chip
     if question == "boot":
         if kind == "same-product" or (kind == "same-id" and direction == "boots"):
             return "decide"
