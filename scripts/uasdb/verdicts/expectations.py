@@ -19,6 +19,7 @@ calibrated on the leave-one-out figures), and `decide` gives an expectation, "re
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -94,10 +95,17 @@ class Item:
     # False for evidence too thin to carry over (the same product's bind-only success elsewhere, or a quirk whose
     # need is not shown): shown beside an expectation as context, never deciding one.
     transferable: bool = True
+    # Where the evidence comes from, one set of origin roots per product or entry it speaks for (Related.origins):
+    # two that share a root are one origin. None: not traced (counted as `count` products, or one).
+    origins: Optional[List[frozenset]] = None
 
     def as_dict(self) -> Dict[str, Any]:
         return {"tier": self.tier, "direction": self.direction, "kind": self.kind, "text": self.text,
                 "summary": self.summary or self.text, **self.link}
+
+
+def _entry_node(dist: Mapping[str, Any], entry: Mapping[str, Any]) -> str:
+    return f"dist:{dist['id']}:{entry['vid']}:{entry['pid']}"
 
 
 @dataclass
@@ -155,6 +163,70 @@ def _bcd_overlaps(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return not (ra["max"] < rb["min"] or rb["max"] < ra["min"])
 
 
+def source_key(url: str) -> str:
+    """One key per source a report or a distribution entry cites: a GitHub issue or pull request by its repository
+    and number (comments and the pull/issue spelling fold together), any other page by its address without the
+    scheme, "www.", a trailing slash or an in-page anchor. Two reports citing one thread or one post share it."""
+    u = re.sub(r"^https?://(www\.)?", "", url.strip())
+    m = re.match(r"github\.com/([^/]+)/([^/#?]+)/(?:issues|pull|discussions)/(\d+)", u)
+    if m:
+        return f"github.com/{m[1].lower()}/{m[2].lower()}#{m[3]}"
+    return u.split("#", 1)[0].rstrip("/")
+
+
+_URL = re.compile(r"https?://[^\s)>\]]+")
+_REF = re.compile(r"(?<![\w/])(?:([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+))?#(\d+)\b")
+_SAME_PRODUCT = re.compile(r"\b(?:may|might|could|probably|likely)(?: well)? be the same (?:product|device|model)\b")
+
+
+def entry_sources(entry: Mapping[str, Any]) -> List[str]:
+    """The source keys a distribution entry rests on: the change that added it, and every page, issue or pull
+    request its reason cites ("home-assistant/operating-system#3281, whose issue #3280": a bare #N is in the
+    repository named last, else the one the entry was added in)."""
+    keys, repo = [], None
+    added = entry.get("added_in") or ""
+    if added:
+        keys.append(source_key(added))
+        m = re.match(r"https?://github\.com/([^/]+/[^/#?]+)", added)
+        repo = m[1] if m else None
+    reason = " ".join(str(entry.get(k) or "") for k in ("reason", "notes"))
+    keys += [source_key(u.rstrip(".,;")) for u in _URL.findall(reason)]
+    for named, number in _REF.findall(_URL.sub(" ", reason)):
+        repo = named or repo
+        if repo:
+            keys.append(f"github.com/{repo.lower()}#{number}")
+    return list(dict.fromkeys(keys))
+
+
+def _mentions(text: str, other: Mapping[str, Any]) -> bool:
+    """Whether a distribution's notes or entry name another distribution (its id, its name before any
+    parenthesis, or its GitHub repository)."""
+    terms = [other["id"], other["name"].split(" (")[0]]
+    m = re.match(r"https?://github\.com/([^/]+/[^/#?]+)", other.get("homepage") or "")
+    if m:
+        terms.append(m[1])
+    return any(re.search(r"(?<![\w/-])" + re.escape(t) + r"(?![\w-])", text) for t in terms if t)
+
+
+class _UnionFind:
+    def __init__(self) -> None:
+        self.parent: Dict[str, str] = {}
+
+    def find(self, x: str) -> str:
+        parent = self.parent
+        root = x
+        while parent.get(root, root) != root:
+            root = parent[root]
+        while x != root:  # path compression
+            parent[x], x = root, parent.get(x, x)
+        return root
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
 class Related:
     """What the expectation reads besides the product itself: every product's verdict, who shares an ID or a
     chip, the kernel's tables, the distributions' shipped quirks and linux-hardware.org's table."""
@@ -184,10 +256,46 @@ class Related:
             for entry in dist.get("entries", []):
                 if "u" in entry.get("flags", ""):
                     self.shipped.setdefault(f"{entry['vid']}:{entry['pid']}", []).append((dist, entry))
+        self.origins = self._build_origins(distributions)
         self.linuxhw = {f"{d['vid']}:{d['pid']}": d for d in (linuxhw or {}).get("devices", [])}
         self._classes: Dict[Tuple[str, str, str], Optional[str]] = {}
         self._groups: Dict[Any, Dict[str, List[str]]] = {}
         self._member_sets: Dict[int, Tuple[List[str], frozenset]] = {}
+
+    def _build_origins(self, distributions: Sequence[Mapping[str, Any]]) -> _UnionFind:
+        """Which evidence shares an origin (count origins, not entries): a distribution entry is one with the
+        sources it cites and with the same ID's entry in a list it says it copies or follows (its notes or reason
+        name that list); records whose notes say they may be the same product are one product."""
+        uf = _UnionFind()
+        for adapter_id, adapter in self.adapters.items():
+            notes = " ".join(str(adapter.get("notes") or "").split())
+            for sentence in re.split(r"(?<=[.;])\s+", notes):
+                if _SAME_PRODUCT.search(sentence):
+                    for token in re.findall(r"[a-z0-9][a-z0-9-]+[a-z0-9]", sentence):
+                        if token != adapter_id and token in self.adapters:
+                            uf.union(f"product:{adapter_id}", f"product:{token}")
+        by_key: Dict[str, List[Tuple[Mapping[str, Any], Mapping[str, Any]]]] = {}
+        for dist in distributions:
+            for entry in dist.get("entries", []):
+                key = f"{entry['vid']}:{entry['pid']}"
+                by_key.setdefault(key, []).append((dist, entry))
+                for source in entry_sources(entry):
+                    uf.union(_entry_node(dist, entry), f"src:{source}")
+        for key, pairs in by_key.items():
+            for (d, e), (other, other_entry) in itertools.permutations(pairs, 2):
+                if d["id"] != other["id"] and _mentions(" ".join([str(d.get("notes") or ""), str(e.get("reason") or "")]), other):
+                    uf.union(_entry_node(d, e), _entry_node(other, other_entry))
+        return uf
+
+    def product_origin(self, adapter_id: str, platform: str, adapter: Optional[Mapping[str, Any]] = None) -> frozenset:
+        """What a product's verdict on a platform rests on, as origin roots: the product (with the records marked
+        as possibly the same product) and the sources its reports there cite."""
+        record = adapter if adapter is not None else self.adapters[adapter_id]
+        hosts = set(PLATFORMS[platform]["hosts"])
+        find = self.origins.find
+        return frozenset([find(f"product:{adapter_id}")] + [
+            find(f"src:{source_key(r['source']['url'])}") for r in record.get("reports", [])
+            if r.get("host") in hosts and (r.get("source") or {}).get("url")])
 
     def _shared_id_note(self, key: str) -> Optional[str]:
         """Why products sharing this USB ID are not known to be the same hardware, or None: the ID's products name
@@ -233,7 +341,8 @@ class Related:
                                       {"usb_id": key, "file": entry.file, "line": entry.line}))
         return items
 
-    def same_product_items(self, verdict: AdapterVerdict, platform: str, question: str) -> List[Item]:
+    def same_product_items(self, verdict: AdapterVerdict, platform: str, question: str,
+                           adapter: Optional[Mapping[str, Any]] = None) -> List[Item]:
         items = []
         others = BOOT_PLATFORMS if question == "boot" else UAS_PLATFORMS
         for other in others:
@@ -267,7 +376,8 @@ class Related:
             items.append(Item(tier, cls, "same-product",
                               f"this product {what} {_on(other)} ({pv.basis_text})"
                               + ("; too thin to carry over" if thin else "")
-                              + (f"; {why}" if why else ""), {"platform": other}, transferable=not thin))
+                              + (f"; {why}" if why else ""), {"platform": other}, transferable=not thin,
+                              origins=[self.product_origin(adapter["id"], other, adapter)] if adapter else None))
         return items
 
     def _class(self, adapter_id: str, platform: str, question: str) -> Optional[str]:
@@ -310,9 +420,11 @@ class Related:
                     "no-boot": ("does not boot reliably", "do not boot reliably")}[direction][count != 1]
             who = f"{count} product{'s' if count != 1 else ''} with {what_they_share}"
             summary = f"{who} {verb} {_on(platform)}"
+            origins = ([self.product_origin(m, platform) for m in members if m not in skip] if kind == "same-id"
+                       else None)  # a chip's group can be large, and decides nothing: counted by products
             items.append(Item(tier, direction, kind, f"{summary} ({names})",
                               dict(link, adapters=shown, names=[self.adapters[m]["name"] for m in shown], count=count,
-                                   platform=platform), summary))
+                                   platform=platform), summary, origins=origins))
         return items
 
     def _member_set(self, members: List[str]) -> frozenset:
@@ -349,18 +461,21 @@ class Related:
 
     def distribution_items(self, ids: Sequence[Mapping[str, Any]], platform: str,
                            hidden_urls: Iterable[str] = ()) -> List[Item]:
-        hidden = set(hidden_urls)
+        find = self.origins.find
+        hidden = {find(f"src:{source_key(u)}") for u in hidden_urls}
         items = []
         for usb_id in ids:
             key = f"{usb_id['vid']}:{usb_id['pid']}"
             for dist, entry in self.shipped.get(key, []):
                 hosts = {HOST_PLATFORM.get(h) for h in dist.get("hosts", [])}
-                if platform not in hosts or entry.get("added_in") in hidden:
-                    continue
+                origin = find(_entry_node(dist, entry))
+                if platform not in hosts or origin in hidden:
+                    continue  # another platform's images, or an entry resting on (or copying) a hidden report
                 items.append(Item(3, "needs-quirk", "distribution",
                                   f"{dist['name']} ships {key}:{entry['flags']} on its {short_platform(platform)} images",
                                   dict({"distribution": dist["id"], "url": entry.get("added_in") or dist.get("file")},
-                                       **({"shared": self.shared[key]} if key in self.shared else {}))))
+                                       **({"shared": self.shared[key]} if key in self.shared else {})),
+                                  origins=[frozenset([origin])]))
         return items
 
     def linuxhw_items(self, ids: Sequence[Mapping[str, Any]], platform: str) -> List[Item]:
@@ -384,7 +499,7 @@ class Related:
         items: List[Item] = []
         if question == "uas":
             items += self.kernel_items(ids, platform)
-        items += self.same_product_items(verdict, platform, question)
+        items += self.same_product_items(verdict, platform, question, adapter)
         for usb_id in ids:
             tier = 3 if usb_id["vid"] in self.chip_vendors else 2
             items += self.same_id_items(adapter["id"], [usb_id], platform, question, tier)
@@ -399,7 +514,7 @@ class Related:
                 why = CROSSING.get((other, platform))
                 because = f" ({why})" if why else ""
                 items.append(Item(4, item.direction, item.kind, item.text + because, item.link,
-                                  (item.summary or item.text) + because))
+                                  (item.summary or item.text) + because, origins=item.origins))
         if question == "uas":
             items += self.linuxhw_items(ids, platform)
         return items
@@ -424,7 +539,7 @@ class Related:
 
 
 PIS = ("pi4", "pi5")
-# Independent sources (products, this product on another platform, the distributions together) that must agree,
+# Independent origins (origin_groups: products, this product elsewhere, distribution entries, never two copies of one),
 # with nothing related against, for a strong expectation. Set on the leave-one-out figures: with two, a fifth of
 # the strong expectations were wrong; with three, none were (docs/verdicts.md publishes the current figures).
 STRONG_SOURCES = 3
@@ -462,13 +577,31 @@ def role(item: Item, platform: str, question: str) -> str:
     return "decide" if kind == "same-product" and direction == "works" else "context"  # macOS
 
 
+def origin_groups(items: List[Item]) -> List[frozenset]:
+    """The independent origins these items rest on: every product, entry or platform they speak for, merged where
+    they share a root (a report's source, a list copied from another, records that may be one product). Items
+    without traced origins count as their `count` products (same-chip) or as one (kernel, linux-hardware.org)."""
+    atoms: List[frozenset] = []
+    for n, item in enumerate(items):
+        if item.origins is not None:
+            atoms += item.origins
+        else:
+            atoms += [frozenset([f"untraced:{n}:{k}"]) for k in range(max(1, item.link.get("count", 1)))]
+    uf = _UnionFind()
+    for atom in atoms:
+        first = next(iter(sorted(atom)), None)
+        for key in atom:
+            uf.union(first, key)
+    groups: Dict[str, set] = {}
+    for atom in atoms:
+        for key in atom:
+            groups.setdefault(uf.find(key), set()).add(key)
+    return [frozenset(g) for _, g in sorted(groups.items())]
+
+
 def source_count(items: List[Item]) -> int:
-    """How many independent sources these items are: each other product (a group counts its products; a product
-    is in one group only: same-chip items leave out the products that share the ID), this product on each other
-    platform, and the distributions together as one (their lists copy one another)."""
-    kinds = {f"{i.kind}:{i.link.get('platform', '')}" for i in items if i.kind not in ("distribution", "same-id", "same-chip")}
-    return (sum(i.link.get("count", 0) for i in items if i.kind in ("same-id", "same-chip")) + len(kinds)
-            + (1 if any(i.kind == "distribution" for i in items) else 0))
+    """How many independent origins these items are (origin_groups)."""
+    return len(origin_groups(items))
 
 
 def decide(platform: str, question: str, items: List[Item]) -> Expectation:
