@@ -75,6 +75,13 @@ def transferable_uas_class(pv: Any) -> Optional[str]:
     return cls
 
 
+def used_uas(pv: Any) -> bool:
+    """UAS without a quirk, used or used for weeks on observed or stated evidence (not only bound, not only at
+    480M), though no report gives the 5 Gbit/s link: enough for the same product on the other Pi."""
+    return uas_class(pv) == "works" and any(f.outcome == "works" and f.depth != "bound" and not f.slow_only
+                                           for f in pv.deciding)
+
+
 def boot_class(pv: Any) -> Optional[str]:
     if pv.confidence not in ("confirmed",):
         return None
@@ -351,7 +358,12 @@ class Related:
             pv = (verdict.boot if question == "boot" else verdict.uas).get(other)
             if pv is None:
                 continue
+            if question == "uas" and pv.confidence == "disputed":
+                items += self._disputed_items(pv, platform, other, adapter)
+                continue
             cls = boot_class(pv) if question == "boot" else transferable_uas_class(pv)
+            if cls is None and question == "uas" and {platform, other} <= set(PIS) and used_uas(pv):
+                cls = "works"  # its own use on the other Pi carries at least as far as one PC's failure does
             thin = False
             if cls is None and question == "uas":
                 # Too thin to carry over, but known: a page must not say "nothing related is known" about it.
@@ -368,7 +380,7 @@ class Related:
                 tier = 1 if cls == "works" else 2            # a Pi is the harder host
             else:
                 tier = 4
-            what = {"works": "UAS works", "needs-quirk": "needs a quirk or fails", "no-uas": "runs without UAS",
+            what = {"works": "works with UAS, no quirk", "needs-quirk": "needs a quirk or fails", "no-uas": "runs without UAS",
                     "boots": "boots", "workaround": "boots with a workaround", "no-boot": "does not boot reliably"}[cls]
             why = CROSSING.get((other, platform))
             if thin:
@@ -379,6 +391,24 @@ class Related:
                               + (f"; {why}" if why else ""), {"platform": other}, transferable=not thin,
                               origins=[self.product_origin(adapter["id"], other, adapter)] if adapter else None))
         return items
+
+    def _disputed_items(self, pv: Any, platform: str, other: str, adapter: Optional[Mapping[str, Any]]) -> List[Item]:
+        """The same product's own reports on another platform point both ways ("Mixed"): one item per way, so
+        the expectation says the evidence disagrees instead of taking one side."""
+        by_class: Dict[str, int] = {}
+        for outcome, reports in pv.classes.items():
+            cls = {"works": "works", "works-with-quirk": "needs-quirk", "broken": "needs-quirk",
+                   "no-uas": "no-uas"}.get(outcome)
+            if cls:
+                by_class[cls] = by_class.get(cls, 0) + len(reports)
+        why = CROSSING.get((other, platform))
+        tier = 1 if {platform, other} <= set(PIS) else 2
+        origins = [self.product_origin(adapter["id"], other, adapter)] if adapter else None
+        what = {"works": "UAS works", "needs-quirk": "it needs a quirk or fails", "no-uas": "it runs without UAS"}
+        return [Item(tier, cls, "same-product",
+                     f"this product's reports {_on(other)} disagree: {what[cls]} in {_plural(n, 'report')} "
+                     f"({pv.basis_text})" + (f"; {why}" if why else ""), {"platform": other}, origins=origins)
+                for cls, n in sorted(by_class.items())] if len(by_class) > 1 else []
 
     def _class(self, adapter_id: str, platform: str, question: str) -> Optional[str]:
         """What a product's own verdict on `platform` may say about another product (transferable_uas_class)."""
@@ -604,10 +634,17 @@ def source_count(items: List[Item]) -> int:
     return len(origin_groups(items))
 
 
+def opposite(a: str, b: str) -> bool:
+    """Directions that contradict each other: works against trouble (a quirk, a failure, usb-storage by itself),
+    boots against not booting."""
+    trouble = {"needs-quirk", "no-uas"}
+    return (a == "works" and b in trouble) or (b == "works" and a in trouble) or {a, b} == {"boots", "no-boot"}
+
+
 def decide(platform: str, question: str, items: List[Item]) -> Expectation:
     """The expectation from the items that may decide (`decides`); the rest are shown as context. A kernel
-    entry is a fact. Deciding items that disagree give no expectation, unless the same product's own evidence
-    settles it. Strong: STRONG_SOURCES independent sources agree and nothing related says otherwise;
+    entry is a fact. Deciding items that disagree give no expectation ("related evidence disagrees"), and so does
+    a hint of the same product, ID or a distribution against the deciding ones. Strong: STRONG_SOURCES independent sources agree and nothing related says otherwise;
     weak: fewer. Only context: state "hints" (shown, no expectation)."""
     if not items:
         return Expectation(platform, question, "none")
@@ -623,14 +660,13 @@ def decide(platform: str, question: str, items: List[Item]) -> Expectation:
         return Expectation(platform, question, "hints", None, None, counters + context)
     directions = {i.direction for i in deciding + counters}
     deciding = deciding + counters
-    if len(directions) > 1:
-        own = {i.direction for i in deciding if i.kind == "same-product"}
-        if len(own) != 1:
-            return Expectation(platform, question, "disagree", None, None, deciding + context)
-        direction = own.pop()
-        agreeing = [i for i in deciding if i.direction == direction]
-        against = [i for i in deciding if i.direction != direction]
-        return Expectation(platform, question, "expected", direction, "weak", agreeing + against + context)
+    # Even-handed: evidence pointing both ways gives no expectation, whichever side has more or its own product;
+    # so does a hint of the same product, USB ID or a distribution in the opposite direction (a shared ID's
+    # sibling, say), though a hint alone decides nothing.
+    against = [i for i in context if i.transferable and i.kind in ("same-product", "same-id", "distribution")
+               and i.tier <= 3 and any(opposite(i.direction, d) for d in directions)]
+    if len(directions) > 1 or against:
+        return Expectation(platform, question, "disagree", None, None, deciding + context)
     direction = directions.pop()
     strong = source_count(deciding) >= STRONG_SOURCES and not any(i.direction != direction for i in context)
     if question == "boot" and any(i.kind != "same-product" for i in deciding):
