@@ -362,7 +362,7 @@ def add_expectations(site: Dict[str, Any], records: List[Dict[str, Any]], verdic
     related evidence (expectations.py), under `expected`; and how often such expectations are right
     (leave-one-out) with how many products they reach, under `expectation_evaluation`, for /verdicts/. Never a
     verdict: nothing here touches `verdict`, the lists or the counts."""
-    from ..verdicts.expectations import Related, coverage, evaluate, expectations
+    from ..verdicts.expectations import Related, coverage, evaluation_page, expectations
     try:
         kernel, linuxhw = load_kernel(), load_linuxhw()
     except ReferenceDataError:
@@ -374,8 +374,7 @@ def add_expectations(site: Dict[str, Any], records: List[Dict[str, Any]], verdic
         verdict = slot.get("verdict") or {}
         slot["expected"] = {p: related.expect_for_id(slot, p).as_dict() for p in EXPECT_PLATFORMS
                             if (verdict.get(p) or {}).get("verdict", "untested") == "untested"}
-    result = evaluate(related)
-    site["expectation_evaluation"] = dict(result, products=coverage(related))
+    site["expectation_evaluation"] = evaluation_page(related.evaluation, coverage(related))
 
 
 # What to buy: one page per platform, ranking products a buyer can order by the strength of their evidence.

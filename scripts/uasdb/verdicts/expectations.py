@@ -123,6 +123,8 @@ class Expectation:
     verdict: Optional[str] = None
     confidence: Optional[str] = None
     basis: List[Item] = field(default_factory=list)
+    # Why no expectation is given although the evidence would make one (apply_policy), in words.
+    note: Optional[str] = None
 
     @property
     def short(self) -> str:
@@ -143,6 +145,8 @@ class Expectation:
             reasons += " (" + "; ".join(shared) + ")"
         if self.state == "disagree":
             return f"{where} · no expectation, related evidence disagrees: {reasons}."
+        if self.state == "hints" and self.note:
+            return f"{where} · no expectation: {self.note}: {reasons}."
         if self.state == "hints":
             return (f"{where} · no expectation: the related evidence is too thin, or of kinds that have not "
                     f"predicted well (see /verdicts/): {reasons}.")
@@ -151,7 +155,8 @@ class Expectation:
 
     def as_dict(self) -> Dict[str, Any]:
         return {"state": self.state, "verdict": self.verdict, "confidence": self.confidence, "short": self.short,
-                "text": self.text, "tone": "expect", "basis": [item.as_dict() for item in self.basis]}
+                "text": self.text, "tone": "expect", "basis": [item.as_dict() for item in self.basis],
+                **({"note": self.note} if self.note else {})}
 
 
 def _on(platform: str) -> str:
@@ -268,6 +273,19 @@ class Related:
         self._classes: Dict[Tuple[str, str, str], Optional[str]] = {}
         self._groups: Dict[Any, Dict[str, List[str]]] = {}
         self._member_sets: Dict[int, Tuple[List[str], frozenset]] = {}
+        # Who cites which source (to hide every copy of a hidden report), and which records are one product.
+        self.citing: Dict[str, set] = {}
+        for a in adapters:
+            for r in a.get("reports", []):
+                url = (r.get("source") or {}).get("url")
+                if url:
+                    self.citing.setdefault(source_key(url), set()).add(a["id"])
+        self.same_product: Dict[str, List[str]] = {}
+        for adapter_id in self.adapters:
+            self.same_product.setdefault(self.origins.find(f"product:{adapter_id}"), []).append(adapter_id)
+        self._evaluation: Optional[Dict[str, Any]] = None
+        self._policy: Optional[Dict[str, Any]] = None
+        self._policy_set = False
 
     def _build_origins(self, distributions: Sequence[Mapping[str, Any]]) -> _UnionFind:
         """Which evidence shares an origin (count origins, not entries): a distribution entry is one with the
@@ -278,7 +296,7 @@ class Related:
             notes = " ".join(str(adapter.get("notes") or "").split())
             for sentence in re.split(r"(?<=[.;])\s+", notes):
                 if _SAME_PRODUCT.search(sentence):
-                    for token in re.findall(r"[a-z0-9][a-z0-9-]+[a-z0-9]", sentence):
+                    for token in re.findall(r"[a-z0-9][a-z0-9-]*[a-z0-9]", sentence):
                         if token != adapter_id and token in self.adapters:
                             uf.union(f"product:{adapter_id}", f"product:{token}")
         by_key: Dict[str, List[Tuple[Mapping[str, Any], Mapping[str, Any]]]] = {}
@@ -551,7 +569,65 @@ class Related:
 
     def expect(self, adapter: Mapping[str, Any], verdict: AdapterVerdict, platform: str, question: str,
                hidden_urls: Iterable[str] = ()) -> Expectation:
+        """The expectation as published: `raw_expect`, held to what the leave-one-out evaluation supports
+        (`publish_policy`): "strong" only for a level that earned it, and no expectation from a kind of evidence
+        that has not beaten the majority-class baseline (its items are shown, with why)."""
+        return apply_policy(self.raw_expect(adapter, verdict, platform, question, hidden_urls), self.policy)
+
+    def raw_expect(self, adapter: Mapping[str, Any], verdict: AdapterVerdict, platform: str, question: str,
+                   hidden_urls: Iterable[str] = ()) -> Expectation:
+        """The expectation the related evidence gives, before the evaluation's policy: what evaluate() grades."""
         return decide(platform, question, self.items_for(adapter, verdict, platform, question, hidden_urls))
+
+    @property
+    def evaluation(self) -> Dict[str, Any]:
+        """evaluate(self), worked out once."""
+        if self._evaluation is None:
+            self._evaluation = evaluate(self)
+        return self._evaluation
+
+    @property
+    def policy(self) -> Optional[Dict[str, Any]]:
+        """publish_policy of this context's own evaluation, unless use_policy set one (None: say everything)."""
+        if not self._policy_set:
+            self._policy, self._policy_set = publish_policy(self.evaluation), True
+        return self._policy
+
+    def use_policy(self, policy: Optional[Dict[str, Any]]) -> None:
+        self._policy, self._policy_set = policy, True
+
+    def without(self, adapter_id: str, platform: str) -> Tuple["Related", Dict[str, Any], List[str]]:
+        """This context with a product's reports on a platform hidden, and every copy of them: the reports of
+        records marked as possibly the same product there, every report (of any product, on any platform) citing
+        a hidden source, and every distribution entry resting on or copying one. Returns the context, the
+        hidden product's record and the hidden source keys."""
+        import copy
+        hosts = set(PLATFORMS[platform]["hosts"])
+        twins = self.same_product[self.origins.find(f"product:{adapter_id}")]
+        keys = {source_key(r["source"]["url"]) for twin in twins for r in self.adapters[twin].get("reports", [])
+                if r.get("host") in hosts and (r.get("source") or {}).get("url")}
+        touched = set(twins) | {a for key in keys for a in self.citing.get(key, ())}
+        clone = copy.copy(self)
+        clone.adapters, clone.verdicts = dict(self.adapters), dict(self.verdicts)
+        for other in sorted(touched):
+            record = self.adapters[other]
+            kept = [r for r in record.get("reports", [])
+                    if not (other in twins and r.get("host") in hosts)
+                    and source_key((r.get("source") or {}).get("url") or "-") not in keys]
+            if len(kept) != len(record.get("reports", [])):
+                clone.adapters[other] = dict(record, reports=kept)
+                if other != adapter_id:  # the hidden product's verdicts elsewhere stay: only this cell is graded
+                    clone.verdicts[other] = adapter_verdict(clone.adapters[other])
+        if adapter_id not in touched or clone.adapters[adapter_id] is self.adapters[adapter_id]:
+            clone.adapters[adapter_id] = dict(self.adapters[adapter_id], reports=[
+                r for r in self.adapters[adapter_id].get("reports", []) if r.get("host") not in hosts])
+        find = self.origins.find
+        hidden_roots = {find(f"src:{key}") for key in keys}
+        clone.shipped = {key: [(d, e) for d, e in pairs if find(_entry_node(d, e)) not in hidden_roots]
+                         for key, pairs in self.shipped.items()}
+        clone._classes, clone._groups, clone._member_sets = {}, {}, {}
+        clone._evaluation, clone._policy, clone._policy_set = None, None, True  # graded raw, never published
+        return clone, clone.adapters[adapter_id], sorted(keys)
 
     def expect_for_id(self, usb_id: Mapping[str, Any], platform: str, question: str = "uas") -> Expectation:
         """An ID-level expectation: what the ID's products, the kernel, distributions and chips say."""
@@ -565,7 +641,7 @@ class Related:
         if question == "uas":
             items += self.distribution_items(ids, platform)
             items += self.linuxhw_items(ids, platform)
-        return decide(platform, question, items)
+        return apply_policy(decide(platform, question, items), self.policy)
 
 
 PIS = ("pi4", "pi5")
@@ -674,6 +750,206 @@ def decide(platform: str, question: str, items: List[Item]) -> Expectation:
     return Expectation(platform, question, "expected", direction, "strong" if strong else "weak", deciding + context)
 
 
+# -- leave-one-out evaluation ----------------------------------------------------------------------------
+
+# A level is published as "strong" only when the evaluation shows it right this often on this many independent
+# cells (cells whose deciding evidence shares no origin); a kind of evidence gives an expectation only when it was
+# graded on MIN_KIND_CELLS cells and beat the majority-class baseline on them.
+STRONG_AGREEMENT, STRONG_CELLS, MIN_KIND_CELLS = 0.9, 20, 5
+LEADS = ("kernel", "same-product", "same-id", "distribution", "same-chip", "linuxhw")
+
+
+def lead_kind(expectation: Expectation, platform: str) -> Optional[str]:
+    """The kind of evidence an expectation rests on: the first of LEADS among its deciding items; same-ID
+    products seen only on another platform are a kind of their own ("same-id-elsewhere"), since what predicts on
+    one platform is not shown to predict on another."""
+    deciding = [i for i in expectation.basis if role(i, platform, expectation.question) == "decide"]
+    kinds = {i.kind for i in deciding}
+    lead = next((k for k in LEADS if k in kinds), None)
+    if lead == "same-id" and all(i.link.get("platform") != platform for i in deciding if i.kind == "same-id"):
+        return "same-id-elsewhere"
+    return lead
+
+
+def _origin_label(group: frozenset) -> str:
+    return min(group)
+
+
+def _hide(adapter: Mapping[str, Any], platform: str) -> Tuple[Dict[str, Any], List[str]]:
+    """The product without its reports on `platform`, and those reports' source URLs (kept for callers that hide
+    one product by hand; `Related.without` hides every copy too)."""
+    hosts = set(PLATFORMS[platform]["hosts"])
+    kept = [r for r in adapter.get("reports", []) if r.get("host") not in hosts]
+    urls = [r.get("source", {}).get("url") for r in adapter.get("reports", []) if r.get("host") in hosts]
+    return dict(adapter, reports=kept), [u for u in urls if u]
+
+
+def evaluate(related: Related) -> Dict[str, Any]:
+    """Leave-one-out: for every product and platform with a counted verdict an expectation can match, hide that
+    product's reports on that platform and every copy of them (`Related.without`), expect from everything else
+    (`raw_expect`, before any policy), and compare. Each cell keeps its items and their origins, so every figure
+    can be audited. Shares are 0..1."""
+    cells = []
+    for adapter_id in sorted(related.adapters):
+        verdict = related.verdicts[adapter_id]
+        for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
+            for platform in platforms:
+                pv = (verdict.uas if question == "uas" else verdict.boot)[platform]
+                # Judged against what is known well: a success used at 5 Gbit/s, a failure shown (a bind-only
+                # snapshot is itself too thin to grade a guess against).
+                truth = transferable_uas_class(pv) if question == "uas" else boot_class(pv)
+                if truth is None:
+                    continue
+                context, hidden, keys = related.without(adapter_id, platform)
+                # Its verdicts elsewhere, less any report citing a hidden source (a copy of what is hidden).
+                own = adapter_verdict(hidden)
+                expectation = context.raw_expect(hidden, own, platform, question)
+                if expectation.basis and expectation.basis[0].tier == 0:
+                    continue  # the kernel's table for today's Linux, not a guess: older reports cannot grade it
+                roles = {id(i): role(i, platform, question) for i in expectation.basis}
+                deciding = [i for i in expectation.basis if roles[id(i)] in ("decide", "counter")]
+                cells.append({"adapter": adapter_id, "platform": platform, "question": question, "truth": truth,
+                              "state": expectation.state, "expected": expectation.verdict,
+                              "confidence": expectation.confidence,
+                              "lead": lead_kind(expectation, platform) if expectation.state == "expected" else None,
+                              "hidden_sources": keys,
+                              "origins": sorted(_origin_label(g) for g in origin_groups(deciding)),
+                              "items": [{"kind": i.kind, "direction": i.direction, "role": roles[id(i)],
+                                         "text": i.text,
+                                         "origins": sorted(_origin_label(g) for g in origin_groups([i]))}
+                                        for i in expectation.basis],
+                              "basis": [i.text for i in expectation.basis]})
+    return summarise(cells)
+
+
+def _share(n: int, d: int) -> Optional[float]:
+    return round(n / d, 4) if d else None
+
+
+def independent(cells: List[Mapping[str, Any]]) -> int:
+    """How many of these cells are independent: cells whose deciding evidence shares an origin count once."""
+    uf = _UnionFind()
+    for n, cell in enumerate(cells):
+        uf.union(f"cell:{n}", f"cell:{n}")
+        for origin in cell.get("origins", []):
+            uf.union(f"cell:{n}", origin)
+    return len({uf.find(f"cell:{n}") for n in range(len(cells))})
+
+
+ANSWERS = ("works", "needs-quirk", "no-uas", "boots", "workaround", "no-boot", "disagree", "hints", "none")
+
+
+def _answer(cell: Mapping[str, Any]) -> str:
+    return cell["expected"] if cell["state"] == "expected" else cell["state"]
+
+
+def summarise(cells: List[Dict[str, Any]]) -> Dict[str, Any]:
+    def block(subset: List[Dict[str, Any]]) -> Dict[str, Any]:
+        # Answered: an expectation, or "related evidence disagrees" (as the report says); hints alone are not.
+        answered = [c for c in subset if c["state"] in ("expected", "disagree")]
+        expected = [c for c in subset if c["state"] == "expected"]
+        right = [c for c in expected if c["expected"] == c["truth"]]
+        opposite_ = [c for c in expected if (c["expected"], c["truth"]) in OPPOSITE]
+        by_conf = {}
+        for level in ("strong", "weak"):
+            at = [c for c in expected if c["confidence"] == level]
+            by_conf[level] = {"cells": len(at), "independent": independent(at),
+                              "agreement": _share(sum(c["expected"] == c["truth"] for c in at), len(at))}
+        truths = [c["truth"] for c in subset]
+        majority = max(sorted(set(truths)), key=truths.count) if truths else None
+        matrix = {t: {a: n for a in ANSWERS if (n := sum(1 for c in subset if c["truth"] == t and _answer(c) == a))}
+                  for t in sorted(set(truths))}
+        by_direction = {}
+        for d in sorted({c["expected"] for c in expected}):
+            at = [c for c in expected if c["expected"] == d]
+            by_direction[d] = {"cells": len(at), "right": sum(c["truth"] == d for c in at),
+                               "agreement": _share(sum(c["truth"] == d for c in at), len(at))}
+        truth_counts = {t: truths.count(t) for t in sorted(set(truths))}
+        return {"cells": len(subset), "coverage": _share(len(answered), len(subset)),
+                "expected": len(expected), "disagree": sum(c["state"] == "disagree" for c in subset),
+                "agreement": _share(len(right), len(expected)),
+                "agreement_by_confidence": {k: v["agreement"] for k, v in by_conf.items()},
+                "cells_by_confidence": {k: v["cells"] for k, v in by_conf.items()},
+                "independent_by_confidence": {k: v["independent"] for k, v in by_conf.items()},
+                "opposite_errors": _share(len(opposite_), len(expected)),
+                "truths": truth_counts, "matrix": matrix, "by_direction": by_direction,
+                # The rule to beat: always say what is commonest here ("always needs a quirk").
+                "baseline": {"says": majority, "right": truths.count(majority) if majority else 0,
+                             "cells": len(subset), "agreement": _share(truths.count(majority), len(subset))
+                             if majority else None,
+                             "on_expected": _share(sum(c["truth"] == majority for c in expected), len(expected))}}
+    result = block(cells)
+    result["by_platform"] = {}
+    for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
+        for platform in platforms:
+            subset = [c for c in cells if c["platform"] == platform and c["question"] == question]
+            if subset:
+                result["by_platform"][f"{question}:{platform}"] = block(subset)
+    result["by_question"] = {q: block([c for c in cells if c["question"] == q]) for q in ("uas", "boot")}
+    result["by_kind"] = _by_kind(cells, result["by_platform"])
+    result["wrong"] = [c for c in cells if c["state"] == "expected" and c["expected"] != c["truth"]]
+    result["cells_detail"] = cells
+    result["rules"] = {"strong_agreement": STRONG_AGREEMENT, "strong_cells": STRONG_CELLS,
+                       "min_kind_cells": MIN_KIND_CELLS}
+    return result
+
+
+def _by_kind(cells: List[Dict[str, Any]], blocks: Mapping[str, Any]) -> Dict[str, Any]:
+    """Per question, kind of evidence and direction: how often it was right, against how often the baseline of
+    each cell's platform (always the commonest answer there) is right on those same products' platforms."""
+    out: Dict[str, Any] = {}
+    for cell in cells:
+        if cell["state"] != "expected" or not cell.get("lead"):
+            continue
+        key = f"{cell['question']}:{cell['lead']}:{cell['expected']}"
+        slot = out.setdefault(key, {"question": cell["question"], "kind": cell["lead"],
+                                    "direction": cell["expected"], "cells": 0, "right": 0, "baseline_right": 0.0})
+        slot["cells"] += 1
+        slot["right"] += cell["expected"] == cell["truth"]
+        slot["baseline_right"] += blocks[f"{cell['question']}:{cell['platform']}"]["baseline"]["agreement"] or 0
+    for slot in out.values():
+        slot["agreement"] = _share(slot["right"], slot["cells"])
+        slot["baseline"] = round(slot.pop("baseline_right") / slot["cells"], 4)
+        slot["beats_baseline"] = slot["cells"] >= MIN_KIND_CELLS and slot["agreement"] > slot["baseline"]
+    return dict(sorted(out.items()))
+
+
+def publish_policy(result: Mapping[str, Any]) -> Dict[str, Any]:
+    """What the evaluation lets the site say: per question whether "strong" is earned (STRONG_AGREEMENT on
+    STRONG_CELLS independent cells), and which (question, kind, direction) beat the baseline."""
+    strong = {}
+    for question, block in result.get("by_question", {}).items():
+        agreement = block["agreement_by_confidence"]["strong"]
+        strong[question] = bool(agreement is not None and agreement >= STRONG_AGREEMENT
+                                and block["independent_by_confidence"]["strong"] >= STRONG_CELLS)
+    kinds = {key for key, slot in result.get("by_kind", {}).items() if slot["beats_baseline"]}
+    baselines = {key: (b["baseline"]["says"], b["baseline"]["agreement"]) for key, b in result.get("by_platform", {}).items()}
+    return {"strong": strong, "kinds": kinds, "baselines": baselines}
+
+
+def apply_policy(expectation: Expectation, policy: Optional[Mapping[str, Any]]) -> Expectation:
+    """An expectation as the site may say it: a kernel fact as it is; otherwise "strong" only where earned, and
+    none at all (state "hints", its evidence shown, with why) from a kind of evidence that has not beaten the
+    baseline."""
+    if policy is None or expectation.state != "expected" or (expectation.basis and expectation.basis[0].tier == 0):
+        return expectation
+    kind = lead_kind(expectation, expectation.platform)
+    key = f"{expectation.question}:{kind}:{expectation.verdict}"
+    if key not in policy["kinds"]:
+        words = {"same-product": "the same product elsewhere", "same-id": "products with the same USB ID",
+                 "same-id-elsewhere": "products with the same USB ID on another platform",
+                 "distribution": "distributions' quirk lists", "same-chip": "the same chip"}.get(kind or "", kind)
+        short = (UAS_CLASSES if expectation.question == "uas" else BOOT_CLASSES)[expectation.verdict or ""]
+        note = (f"what is known is listed, but {words} pointing this way ({short}) has not been right more often than "
+                "always giving the commonest answer, on the products where it could be checked (see /verdicts/), "
+                "so it does not predict")
+        return Expectation(expectation.platform, expectation.question, "hints", None, None, expectation.basis, note)
+    if expectation.confidence == "strong" and not policy["strong"].get(expectation.question):
+        return Expectation(expectation.platform, expectation.question, "expected", expectation.verdict, "weak",
+                           expectation.basis)
+    return expectation
+
+
 def open_cells(verdict: AdapterVerdict) -> List[Tuple[str, str]]:
     """(platform, question) pairs without an observed or stated verdict: where an expectation is shown."""
     cells = [(p, "uas") for p in UAS_PLATFORMS if verdict.uas[p].confidence not in ("confirmed", "disputed")]
@@ -687,75 +963,6 @@ def expectations(adapter: Mapping[str, Any], verdict: AdapterVerdict, related: R
     for platform, question in open_cells(verdict):
         out[question][platform] = related.expect(adapter, verdict, platform, question).as_dict()
     return out
-
-
-# -- leave-one-out evaluation ----------------------------------------------------------------------------
-
-def _hide(adapter: Mapping[str, Any], platform: str) -> Tuple[Dict[str, Any], List[str]]:
-    """The product without its reports on `platform`, and those reports' source URLs."""
-    hosts = set(PLATFORMS[platform]["hosts"])
-    kept = [r for r in adapter.get("reports", []) if r.get("host") not in hosts]
-    urls = [r.get("source", {}).get("url") for r in adapter.get("reports", []) if r.get("host") in hosts]
-    return dict(adapter, reports=kept), [u for u in urls if u]
-
-
-def evaluate(related: Related) -> Dict[str, Any]:
-    """Leave-one-out: for every product and platform with a counted verdict an expectation can match, hide that
-    product's reports on that platform, expect from everything else, and compare. Shares are 0..1."""
-    cells = []
-    for adapter_id, adapter in sorted(related.adapters.items()):
-        verdict = related.verdicts[adapter_id]
-        for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
-            for platform in platforms:
-                pv = (verdict.uas if question == "uas" else verdict.boot)[platform]
-                # Judged against what is known well: a success used at 5 Gbit/s, a failure shown (a bind-only
-                # snapshot is itself too thin to grade a guess against).
-                truth = transferable_uas_class(pv) if question == "uas" else boot_class(pv)
-                if truth is None:
-                    continue
-                hidden, urls = _hide(adapter, platform)
-                # A platform's verdict reads only that platform's reports (uas_finding, boot_finding), so the
-                # product's verdicts elsewhere are the same without the hidden ones: no need to judge it again.
-                expectation = related.expect(hidden, verdict, platform, question, urls)
-                if expectation.basis and expectation.basis[0].tier == 0:
-                    continue  # the kernel's table for today's Linux, not a guess: older reports cannot grade it
-                cells.append({"adapter": adapter_id, "platform": platform, "question": question, "truth": truth,
-                              "state": expectation.state, "expected": expectation.verdict,
-                              "confidence": expectation.confidence,
-                              "basis": [i.text for i in expectation.basis]})
-    return summarise(cells)
-
-
-def _share(n: int, d: int) -> Optional[float]:
-    return round(n / d, 4) if d else None
-
-
-def summarise(cells: List[Dict[str, Any]]) -> Dict[str, Any]:
-    def block(subset: List[Dict[str, Any]]) -> Dict[str, Any]:
-        # Answered: an expectation, or "related evidence disagrees" (as the report says); hints alone are not.
-        answered = [c for c in subset if c["state"] in ("expected", "disagree")]
-        expected = [c for c in subset if c["state"] == "expected"]
-        right = [c for c in expected if c["expected"] == c["truth"]]
-        opposite = [c for c in expected if (c["expected"], c["truth"]) in OPPOSITE]
-        by_conf = {}
-        for level in ("strong", "weak"):
-            at = [c for c in expected if c["confidence"] == level]
-            by_conf[level] = {"cells": len(at), "agreement": _share(sum(c["expected"] == c["truth"] for c in at), len(at))}
-        return {"cells": len(subset), "coverage": _share(len(answered), len(subset)),
-                "expected": len(expected), "disagree": sum(c["state"] == "disagree" for c in subset),
-                "agreement": _share(len(right), len(expected)),
-                "agreement_by_confidence": {k: v["agreement"] for k, v in by_conf.items()},
-                "cells_by_confidence": {k: v["cells"] for k, v in by_conf.items()},
-                "opposite_errors": _share(len(opposite), len(expected))}
-    result = block(cells)
-    result["by_platform"] = {}
-    for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
-        for platform in platforms:
-            subset = [c for c in cells if c["platform"] == platform and c["question"] == question]
-            if subset:
-                result["by_platform"][f"{question}:{platform}"] = block(subset)
-    result["wrong"] = [c for c in cells if c["state"] == "expected" and c["expected"] != c["truth"]]
-    return result
 
 
 def coverage(related: Related) -> Dict[str, Any]:
@@ -805,28 +1012,114 @@ def _percent(share: Optional[float]) -> str:
     return "—" if share is None else f"{100 * share:.0f}%"
 
 
+def _answer_words(answer: str) -> str:
+    return {"works": "works", "needs-quirk": "needs a quirk", "no-uas": "usb-storage by itself", "boots": "boots",
+            "workaround": "boots with a workaround", "no-boot": "does not boot", "disagree": "evidence disagrees",
+            "hints": "hints only", "none": "nothing related"}[answer]
+
+
+def platform_words(key: str, block: Mapping[str, Any]) -> List[str]:
+    """One platform's evaluation in a buyer's words: what the reports say, what always giving the commonest
+    answer would score, what the expectations scored, per direction."""
+    question, platform = key.split(":")
+    where = f"{'UAS' if question == 'uas' else 'booting'} {_on(platform)}"
+    truths = ", ".join(f"{_answer_words(t)} for {n}" for t, n in block["truths"].items())
+    base = block["baseline"]
+    lines = [f"{where}: {block['cells']} products have a verdict to check against; their reports say {truths}."]
+    if base["says"]:
+        lines.append(f"Always saying \"{_answer_words(base['says'])}\" would be right for {base['right']} of "
+                     f"{base['cells']} ({_percent(base['agreement'])}).")
+    if block["expected"]:
+        per = "; ".join(f"\"{_answer_words(d)}\" right {v['right']} of {v['cells']}"
+                        for d, v in block["by_direction"].items())
+        lines.append(f"With their own reports hidden, {block['expected']} got an expectation, right "
+                     f"{_percent(block['agreement'])} ({per}); always saying \"{_answer_words(base['says'])}\" "
+                     f"would have been right on {_percent(base['on_expected'])} of those same products.")
+    else:
+        lines.append("With their own reports hidden, none got an expectation.")
+    return lines
+
+
 def evaluation_text(result: Mapping[str, Any], products: Mapping[str, Any]) -> str:
-    """`uasdb verdicts --evaluate` in words."""
+    """`uasdb verdicts --evaluate` in words: per platform the confusion matrix (truth by answer), the baseline
+    and the agreement per direction and level; which kinds of evidence beat the baseline; coverage."""
     conf, n = result["agreement_by_confidence"], result["cells_by_confidence"]
+    ind = result["independent_by_confidence"]
     lines = [f"Leave-one-out over {result['cells']} cells (a product and platform with a verdict an expectation can "
-             "be judged against: a success used at 5 Gbit/s, a failure shown, a boot outcome):",
+             "be judged against: a success used at 5 Gbit/s, a failure shown, a boot outcome), each product's "
+             "reports there hidden with every copy of them:",
              f"  coverage     {_percent(result['coverage'])} get an expectation or \"related evidence disagrees\"",
              f"  agreement    {_percent(result['agreement'])} of {result['expected']} expectations "
-             f"(strong {_percent(conf['strong'])} of {n['strong']}, weak {_percent(conf['weak'])} of {n['weak']})",
+             f"(strong {_percent(conf['strong'])} of {n['strong']}, {ind['strong']} independent; "
+             f"weak {_percent(conf['weak'])} of {n['weak']}, {ind['weak']} independent)",
              f"  opposite-direction errors  {_percent(result['opposite_errors'])} of the expectations",
              "  per platform:"]
     for key, block in result["by_platform"].items():
+        base = block["baseline"]
+        per = ", ".join(f"{d} {v['right']}/{v['cells']}" for d, v in block["by_direction"].items()) or "none"
         lines.append(f"    {key:11} {block['cells']:3} cells, coverage {_percent(block['coverage'])}, "
-                     f"agreement {_percent(block['agreement'])} of {block['expected']}, "
-                     f"opposite {_percent(block['opposite_errors'])}")
+                     f"agreement {_percent(block['agreement'])} of {block['expected']} ({per}); "
+                     f"baseline \"always {base['says']}\" {base['right']}/{base['cells']} "
+                     f"({_percent(base['agreement'])}), on the expected cells {_percent(base['on_expected'])}")
+        answers = [a for a in ANSWERS if any(a in row for row in block["matrix"].values())]
+        lines.append("      truth \\ expectation  " + "  ".join(f"{a:>11}" for a in answers))
+        for truth, row in block["matrix"].items():
+            lines.append(f"      {truth:21}" + "  ".join(f"{row.get(a, 0):>11}" for a in answers))
+    lines.append("  kinds of evidence (question:kind:direction, right/cells vs the baseline on those cells):")
+    for key, slot in result["by_kind"].items():
+        lines.append(f"    {key:34} {slot['right']}/{slot['cells']} ({_percent(slot['agreement'])}) vs "
+                     f"{_percent(slot['baseline'])}: {'shown' if slot['beats_baseline'] else 'not shown (does not beat it)'}")
+    policy = publish_policy(result)
+    lines.append("  strong published: " + ", ".join(f"{q} {'yes' if ok else 'no'}" for q, ok in policy["strong"].items())
+                 + f" (needs {_percent(STRONG_AGREEMENT)} on {STRONG_CELLS} independent cells)")
     if result["wrong"]:
         lines.append("  wrong:")
         for cell in result["wrong"]:
             lines.append(f"    {cell['adapter']} {cell['question']} {cell['platform']}: expected {cell['expected']} "
-                         f"({cell['confidence']}), reports say {cell['truth']}")
-    lines.append("Products with a verdict from reports, an expectation or \"related evidence disagrees\":")
+                         f"({cell['confidence']}, {cell['lead']}), reports say {cell['truth']}")
+    lines.append("Products with a verdict from reports, an expectation or \"related evidence disagrees\" (as published):")
     for key, block in products.items():
         lines.append(f"    {key:11} {_percent(block['share'])} of {block['products']} (verdict {block['verdict']}, "
                      f"expected {block['expected']}, disagree {block['disagree']}, hints only {block['hints']}, "
                      f"nothing {block['none']})")
     return "\n".join(lines)
+
+
+def evaluation_page(result: Mapping[str, Any], products: Mapping[str, Any]) -> Dict[str, Any]:
+    """The evaluation as /verdicts/ and /api/v1/evaluation.json carry it: the figures (without the per-cell
+    detail, which `uasdb verdicts --evaluate --json` prints), what the site publishes because of them, and the
+    same in words: per platform the sentences and the confusion matrix rows (what the reports say by what the
+    expectation said), per kind of evidence whether it beat the baseline."""
+    policy = publish_policy(result)
+    platforms = []
+    for key, block in result["by_platform"].items():
+        answers = [a for a in ANSWERS if any(a in row for row in block["matrix"].values())]
+        question, platform = key.split(":")
+        platforms.append({
+            "key": key, "label": f"{'UAS' if question == 'uas' else 'Booting'} {_on(platform)}",
+            "sentences": platform_words(key, block),
+            "answers": [_answer_words(a) for a in answers],
+            "rows": [{"truth": _answer_words(t), "counts": [row.get(a, 0) for a in answers],
+                      "right": [a == t for a in answers]} for t, row in block["matrix"].items()]})
+    kinds = [{"key": key, "question": slot["question"], "label": KIND_WORDS.get(slot["kind"], slot["kind"]),
+              "direction": _answer_words(slot["direction"]), "right": slot["right"], "cells": slot["cells"],
+              "agreement": _percent(slot["agreement"]), "baseline": _percent(slot["baseline"]),
+              "shown": slot["beats_baseline"]} for key, slot in result["by_kind"].items()]
+    strong = [f"{'UAS' if q == 'uas' else 'booting'}: "
+              + (f"strong is published (right {_percent(b['agreement_by_confidence']['strong'])} on "
+                 f"{b['independent_by_confidence']['strong']} independent products)" if policy["strong"].get(q)
+                 else f"no expectation is called strong: strong ones were right "
+                      f"{_percent(b['agreement_by_confidence']['strong'])} of {b['cells_by_confidence']['strong']}, "
+                      f"{b['independent_by_confidence']['strong']} of them independent, short of "
+                      f"{_percent(STRONG_AGREEMENT)} on {STRONG_CELLS}")
+              for q, b in result["by_question"].items()]
+    out = {k: v for k, v in result.items() if k != "cells_detail"}
+    out["products"] = products
+    out["page"] = {"platforms": platforms, "kinds": kinds, "strong": strong}
+    return out
+
+
+KIND_WORDS = {"same-product": "The same product on another platform", "same-id": "Products with the same USB ID",
+              "same-id-elsewhere": "Products with the same USB ID, on another platform",
+              "distribution": "Distributions' quirk lists", "same-chip": "The same bridge chip",
+              "linuxhw": "linux-hardware.org", "kernel": "Linux's own table"}
