@@ -487,8 +487,12 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
                 continue
             e = (a.get("expected") or {}).get("uas", {}).get(name)
             if e and e["state"] == "expected":
+                # Beside it, the boot expectation on this Pi where there is one (never a verdict; weak unless the
+                # evaluation lets it be more: booting rests on the bootloader, the drive and power).
+                boot_e = (a.get("expected") or {}).get("boot", {}).get(name)
                 expected.append({"id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a["model"],
-                                 "drive_label": a["drive_label"], "expected": e})
+                                 "drive_label": a["drive_label"], "expected": e,
+                                 "boot_expected": boot_e if boot_e and boot_e["state"] != "none" else None})
         expected.sort(key=lambda p: (_EXPECT_ORDER[p["expected"]["verdict"]], p["expected"]["confidence"] != "strong",
                                      p["name"].casefold()))
         expected_total = len(expected)

@@ -6,15 +6,19 @@ Pi 4 and Pi 5) without an observed or stated verdict, it gathers the related evi
 
   the kernel's own decision for the ID (an unconditional IGNORE_UAS entry): a fact, not a guess;
   the same product on another platform (Pi 4 <-> Pi 5, a PC), saying what differs (VL805 vs RP1, power);
-  other products with the same USB ID (and overlapping bcdDevice) on this platform or the other Pi; an ID that
-  is a bridge maker's default (152d JMicron, 174c ASMedia…) counts like the chip, a product-specific one more;
-  distributions that turn UAS off for the ID on this platform's images (together, one source);
+  other products with the same USB ID (and overlapping bcdDevice) on this platform or the other Pi, when they are
+  the same hardware as far as anyone knows: an ID whose products name two chips, or SATA and NVMe drives, is a
+  shared ID (`Related.shared_id`), its products hints like the chip;
+  distributions that turn UAS off for the ID on this platform's images;
   the same bridge chip; linux-hardware.org seeing `uas` bound on PCs.
 
-Only verdicts that say enough carry over: a success used at 5 Gbit/s, a failure shown (never a bind-only
-snapshot or a quirk whose need is unshown). Each item then decides, may only counter, or is context (`role`,
-calibrated on the leave-one-out figures), and `decide` gives an expectation, "related evidence disagrees", or
-"hints" (context only). `evaluate` measures all this by leave-one-out; /verdicts/ publishes the figures.
+Only verdicts that say enough carry over: a success used at 5 Gbit/s (or the product's own use on the other Pi),
+a failure shown (never a bind-only snapshot or a quirk whose need is unshown). Evidence is counted by origin
+(`origin_groups`: a copied list, one cited source, records that may be one product count once). Each item then
+decides, may only counter, or is context (`role`), and `decide` gives an expectation, "related evidence
+disagrees" (evidence both ways), or "hints" (context only). `evaluate` measures this by leave-one-out, hiding
+every copy of what it hides (`Related.without`); `publish_policy` keeps what the site says to what the
+evaluation supports (`Related.expect`; `raw_expect` is the evidence alone); /verdicts/ publishes the figures.
 """
 from __future__ import annotations
 
@@ -1025,7 +1029,8 @@ def platform_words(key: str, block: Mapping[str, Any]) -> List[str]:
     where = f"{'UAS' if question == 'uas' else 'booting'} {_on(platform)}"
     truths = ", ".join(f"{_answer_words(t)} for {n}" for t, n in block["truths"].items())
     base = block["baseline"]
-    lines = [f"{where}: {block['cells']} products have a verdict to check against; their reports say {truths}."]
+    lines = [f"{_plural(block['cells'], 'product')} {'has' if block['cells'] == 1 else 'have'} a verdict for "
+             f"{where} to check against; their reports say {truths}."]
     if base["says"]:
         lines.append(f"Always saying \"{_answer_words(base['says'])}\" would be right for {base['right']} of "
                      f"{base['cells']} ({_percent(base['agreement'])}).")
