@@ -310,7 +310,7 @@ class Related:
                 by_key.setdefault(key, []).append((dist, entry))
                 for source in entry_sources(entry):
                     uf.union(_entry_node(dist, entry), f"src:{source}")
-        for key, pairs in by_key.items():
+        for pairs in by_key.values():
             for (d, e), (other, other_entry) in itertools.permutations(pairs, 2):
                 if d["id"] != other["id"] and _mentions(" ".join([str(d.get("notes") or ""), str(e.get("reason") or "")]), other):
                     uf.union(_entry_node(d, e), _entry_node(other, other_entry))
@@ -600,7 +600,7 @@ class Related:
     def use_policy(self, policy: Optional[Dict[str, Any]]) -> None:
         self._policy, self._policy_set = policy, True
 
-    def without(self, adapter_id: str, platform: str) -> Tuple["Related", Dict[str, Any], List[str]]:
+    def without(self, adapter_id: str, platform: str) -> Tuple["Related", Mapping[str, Any], List[str]]:
         """This context with a product's reports on a platform hidden, and every copy of them: the reports of
         records marked as possibly the same product there, every report (of any product, on any platform) citing
         a hidden source, and every distribution entry resting on or copying one. Returns the context, the
@@ -699,9 +699,9 @@ def origin_groups(items: List[Item]) -> List[frozenset]:
             atoms += [frozenset([f"untraced:{n}:{k}"]) for k in range(max(1, item.link.get("count", 1)))]
     uf = _UnionFind()
     for atom in atoms:
-        first = next(iter(sorted(atom)), None)
-        for key in atom:
-            uf.union(first, key)
+        ordered = sorted(atom)
+        for key in ordered:
+            uf.union(ordered[0], key)
     groups: Dict[str, set] = {}
     for atom in atoms:
         for key in atom:
@@ -830,7 +830,7 @@ def _share(n: int, d: int) -> Optional[float]:
     return round(n / d, 4) if d else None
 
 
-def independent(cells: List[Mapping[str, Any]]) -> int:
+def independent(cells: Sequence[Mapping[str, Any]]) -> int:
     """How many of these cells are independent: cells whose deciding evidence shares an origin count once."""
     uf = _UnionFind()
     for n, cell in enumerate(cells):
