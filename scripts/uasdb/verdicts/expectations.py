@@ -290,6 +290,9 @@ class Related:
         self._evaluation: Optional[Dict[str, Any]] = None
         self._policy: Optional[Dict[str, Any]] = None
         self._policy_set = False
+        # A leave-one-out context (`without`) asks its parent about the products it did not change.
+        self._parent: Optional["Related"] = None
+        self._changed: frozenset = frozenset()
 
     def _build_origins(self, distributions: Sequence[Mapping[str, Any]]) -> _UnionFind:
         """Which evidence shares an origin (count origins, not entries): a distribution entry is one with the
@@ -435,6 +438,8 @@ class Related:
     def _class(self, adapter_id: str, platform: str, question: str) -> Optional[str]:
         """What a product's own verdict on `platform` may say about another product (transferable_uas_class)."""
         key = (adapter_id, platform, question)
+        if self._parent is not None and adapter_id not in self._changed:
+            return self._parent._class(adapter_id, platform, question)  # a leave-one-out context: unchanged
         if key not in self._classes:
             verdict = self.verdicts[adapter_id]
             pv = (verdict.boot if question == "boot" else verdict.uas).get(platform)
@@ -630,6 +635,7 @@ class Related:
         clone.shipped = {key: [(d, e) for d, e in pairs if find(_entry_node(d, e)) not in hidden_roots]
                          for key, pairs in self.shipped.items()}
         clone._classes, clone._groups, clone._member_sets = {}, {}, {}
+        clone._parent, clone._changed = self, frozenset(a for a in clone.adapters if clone.adapters[a] is not self.adapters[a])
         clone._evaluation, clone._policy, clone._policy_set = None, None, True  # graded raw, never published
         return clone, clone.adapters[adapter_id], sorted(keys)
 
