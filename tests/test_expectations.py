@@ -342,6 +342,8 @@ def test_no_one_sided_expectation_where_evidence_points_both_ways_or_is_not_the_
 def test_the_shared_id_is_said_in_words(data):
     e = _published(data, "orico-ufsd-j", "pi4")
     assert "152d:0562 is JMicron's default ID, used by SATA and NVMe bridges" in e["text"]
+    assert e["shared"] == ["152d:0562 is JMicron's default ID, used by SATA and NVMe bridges: what one of its "
+                           "products does says little about another"]  # the page prints it under the evidence
 
 
 @pytest.mark.parametrize("pid,copies", [

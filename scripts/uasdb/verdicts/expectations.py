@@ -144,9 +144,8 @@ class Expectation:
         if self.state == "none":
             return f"{where}, and nothing related is known yet."
         reasons = "; ".join(item.text for item in self.basis[:4]) + ("; …" if len(self.basis) > 4 else "")
-        shared = list(dict.fromkeys(i.link["shared"] for i in self.basis if i.link.get("shared")))
-        if shared:
-            reasons += " (" + "; ".join(shared) + ")"
+        if self.shared:
+            reasons += " (" + "; ".join(self.shared) + ")"
         if self.state == "disagree":
             return f"{where} · no expectation, related evidence disagrees: {reasons}."
         if self.state == "hints" and self.note:
@@ -160,7 +159,12 @@ class Expectation:
     def as_dict(self) -> Dict[str, Any]:
         return {"state": self.state, "verdict": self.verdict, "confidence": self.confidence, "short": self.short,
                 "text": self.text, "tone": "expect", "basis": [item.as_dict() for item in self.basis],
-                **({"note": self.note} if self.note else {})}
+                **({"note": self.note} if self.note else {}), **({"shared": shared} if (shared := self.shared) else {})}
+
+    @property
+    def shared(self) -> List[str]:
+        """Why a USB ID in the basis is shared by different hardware (Related.shared_id), once each."""
+        return list(dict.fromkeys(i.link["shared"] for i in self.basis if i.link.get("shared")))
 
 
 def _on(platform: str) -> str:
