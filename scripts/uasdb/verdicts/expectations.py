@@ -568,7 +568,8 @@ class Related:
             items += self.distribution_items(ids, platform, hidden_urls)
         sharing = {other for usb_id in ids for other, _ in self.by_id.get(f"{usb_id['vid']}:{usb_id['pid']}", [])}
         items += self.same_chip_items(adapter["id"], adapter.get("chipset"), platform, question, 3, skip=sharing)
-        related = {"pi4": ("pi5",), "pi5": ("pi4",), "linux": (), "macos": ("linux",)}[platform]
+        # The other Pi for a Pi, a Linux PC for a Mac (any other platform: none, rather than a KeyError).
+        related = {"pi4": ("pi5",), "pi5": ("pi4",), "macos": ("linux",)}.get(platform, ())
         for other in related:
             for item in (self.same_id_items(adapter["id"], ids, other, question, 4)
                          + self.same_chip_items(adapter["id"], adapter.get("chipset"), other, question, 4, skip=sharing)):
