@@ -362,7 +362,7 @@ def add_expectations(site: Dict[str, Any], records: List[Dict[str, Any]], verdic
     related evidence (expectations.py), under `expected`; and how often such expectations are right
     (leave-one-out) with how many products they reach, under `expectation_evaluation`, for /verdicts/. Never a
     verdict: nothing here touches `verdict`, the lists or the counts."""
-    from ..verdicts.expectations import Related, coverage, evaluate, expectations
+    from ..verdicts.expectations import Related, coverage, evaluation_page, expectations
     try:
         kernel, linuxhw = load_kernel(), load_linuxhw()
     except ReferenceDataError:
@@ -374,8 +374,7 @@ def add_expectations(site: Dict[str, Any], records: List[Dict[str, Any]], verdic
         verdict = slot.get("verdict") or {}
         slot["expected"] = {p: related.expect_for_id(slot, p).as_dict() for p in EXPECT_PLATFORMS
                             if (verdict.get(p) or {}).get("verdict", "untested") == "untested"}
-    result = evaluate(related)
-    site["expectation_evaluation"] = dict(result, products=coverage(related))
+    site["expectation_evaluation"] = evaluation_page(related.evaluation, coverage(related))
 
 
 # What to buy: one page per platform, ranking products a buyer can order by the strength of their evidence.
@@ -488,8 +487,12 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
                 continue
             e = (a.get("expected") or {}).get("uas", {}).get(name)
             if e and e["state"] == "expected":
+                # Beside it, the boot expectation on this Pi where there is one (never a verdict; weak unless the
+                # evaluation lets it be more: booting rests on the bootloader, the drive and power).
+                boot_e = (a.get("expected") or {}).get("boot", {}).get(name)
                 expected.append({"id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a["model"],
-                                 "drive_label": a["drive_label"], "expected": e})
+                                 "drive_label": a["drive_label"], "expected": e,
+                                 "boot_expected": boot_e if boot_e and boot_e["state"] != "none" else None})
         expected.sort(key=lambda p: (_EXPECT_ORDER[p["expected"]["verdict"]], p["expected"]["confidence"] != "strong",
                                      p["name"].casefold()))
         expected_total = len(expected)
