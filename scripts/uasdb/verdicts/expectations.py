@@ -164,6 +164,9 @@ class Related:
         self.chip_vendors = {u["vid"] for c in chipsets for u in c.get("usb_ids", [])}
         self.by_id: Dict[str, List[Tuple[str, Mapping[str, Any]]]] = {}
         self.by_chip: Dict[str, List[str]] = {}
+        # Records marked as possibly one product under two names (`may_be_same_as`) never vouch for each other:
+        # their agreement would be one product's evidence counted twice.
+        self.not_related: Dict[str, List[str]] = {a["id"]: [a["id"], *a.get("may_be_same_as", [])] for a in adapters}
         for a in adapters:
             for usb_id in a.get("usb_ids", []):
                 self.by_id.setdefault(f"{usb_id['vid']}:{usb_id['pid']}", []).append((a["id"], usb_id))
@@ -293,7 +296,8 @@ class Related:
             members = [m for m, other_usb in self.by_id.get(key, []) if _bcd_overlaps(usb_id, other_usb)]
             groups = (self._group(members, platform, question, ("id", key)) if not usb_id.get("bcd_device")
                       else self._group(members, platform, question, ("id", key, adapter_id)))
-            items += self._group_items(groups, [adapter_id], platform, tier, "same-id", f"the same USB ID {key}",
+            items += self._group_items(groups, self.not_related.get(adapter_id, [adapter_id]), platform, tier, "same-id",
+                                       f"the same USB ID {key}",
                                        {"usb_id": key})
         return items
 
@@ -303,7 +307,8 @@ class Related:
             return []
         groups = self._group(self.by_chip.get(chip, []), platform, question, ("chip", chip))
         name = self.chipset_names.get(chip, chip)
-        return self._group_items(groups, [adapter_id, *skip], platform, tier, "same-chip", f"the same {name} chip",
+        return self._group_items(groups, [*self.not_related.get(adapter_id, [adapter_id]), *skip], platform, tier,
+                                 "same-chip", f"the same {name} chip",
                                  {"chipset": chip})
 
     def distribution_items(self, ids: Sequence[Mapping[str, Any]], platform: str,
