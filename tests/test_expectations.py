@@ -367,3 +367,16 @@ def test_siblings_citing_the_hidden_source_are_hidden_too(data):
     post = "https://www.jeffgeerling.com/blog/2020/uasp-makes-raspberry-pi-4-disk-io-50-faster"
     assert not any((r.get("source") or {}).get("url", "").rstrip("/") == post
                    for a in context.adapters.values() for r in a.get("reports", []))
+
+
+def test_possible_duplicates_never_vouch_for_each_other():
+    """Two records that may be one product (`may_be_same_as`) share an ID: each one's verdict is the same product's
+    evidence, so neither may give the other an expectation, while a third product on the ID still gets one."""
+    first = product("p1", [("7777", "0001")], None, report(url="https://example.org/p1", **QUIRK))
+    second = product("p2", [("7777", "0001")])
+    third = product("p3", [("7777", "0001")])
+    first["may_be_same_as"], second["may_be_same_as"] = ["p2"], ["p1"]
+    records = [first, second, third]
+    rel = Related(records, {r["id"]: adapter_verdict(r) for r in records}, Kernel(), [], None, [])
+    assert expected_for(rel, "p2")["state"] == "none"
+    assert expected_for(rel, "p3")["state"] == "expected"

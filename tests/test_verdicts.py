@@ -9,6 +9,7 @@ from uasdb.verdicts.engine import (
     evidence_strength,
     quirk_line_fits,
     quirk_value_length,
+    report_link,
     summary_line,
     usb_id_verdict,
     verdict_for_platform,
@@ -288,3 +289,38 @@ def test_shared_usb_id_agreeing_products_give_their_verdict():
     two = adapter_verdict(record(r(driver="uas", stability="stable"), r("pi5", uas="works", driver="uas")))
     result = usb_id_verdict({"one": one, "two": two})
     assert result["pi4"]["verdict"] == "works" and result["pi5"]["verdict"] == "works"
+
+
+# Every spelling of a new device's speed the kernel has printed, as an owner would paste it: the link a verdict
+# shows ("binds uas at 5000M") must come from any of them, never "link speed not shown".
+DMESG_LINKS = [
+    ("usb 1-1.2: new high-speed USB device number 3 using xhci_hcd", "480M"),
+    ("usb 2-1: new SuperSpeed USB device number 2 using xhci_hcd", "5000M"),                 # 6.x, and before 4.18
+    ("usb 2-1: new SuperSpeed Gen 1 USB device number 2 using xhci_hcd", "5000M"),           # 4.18-5.x
+    ("usb 2-1: new SuperSpeed Gen 1x1 USB device number 2 using xhci_hcd", "5000M"),
+    ("usb 5-1: new SuperSpeed Gen 1x2 USB device number 3 using xhci_hcd", "10000M"),        # two Gen 1 lanes
+    ("usb 4-1: new SuperSpeedPlus Gen 2 USB device number 2 using xhci_hcd", "10000M"),      # 4.18-5.x
+    ("usb 4-1: new SuperSpeedPlus Gen 2x2 USB device number 2 using xhci_hcd", "20000M"),
+    ("usb 4-1: new SuperSpeed Plus USB device number 2 using xhci_hcd", "10000M"),           # 6.x, rate unknown
+    ("usb 4-4: new SuperSpeed Plus Gen 2x1 USB device number 10 using xhci_hcd", "10000M"),  # 6.x
+    ("usb 4-1: new SuperSpeed Plus Gen 1x2 USB device number 2 using xhci_hcd", "10000M"),
+    ("usb 4-1: new SuperSpeed Plus Gen 2x2 USB device number 2 using xhci_hcd", "20000M"),
+]
+
+
+@pytest.mark.parametrize("line, link", DMESG_LINKS, ids=[line.split(": new ")[1].split(" USB")[0] for line, _ in DMESG_LINKS])
+def test_the_link_is_read_from_every_dmesg_spelling(line, link):
+    report = r(evidence={"dmesg": line + "\nscsi host0: uas"})
+    assert report_link(report) == (link, "evidence")
+    pv = verdict_for_platform([report], "pi4")
+    assert pv.basis["link"] == link
+
+
+def test_kolink_hdsub3u3_link_is_read_from_its_superspeed_gen_1_line():
+    """The real record whose page said "link speed not shown" above a "new SuperSpeed Gen 1 USB device" line."""
+    from pathlib import Path
+
+    import yaml
+    data = yaml.safe_load((Path(__file__).parent.parent / "data/adapters/kolink-hdsub3u3.yaml").read_text(encoding="utf-8"))
+    assert "new SuperSpeed Gen 1 USB device" in data["reports"][0]["evidence"]["dmesg"]
+    assert verdict_for_platform(data["reports"], "pi4").basis["link"] == "5000M"

@@ -72,10 +72,23 @@ def _kernel_of(adapter: Mapping[str, Any], key: str) -> Optional[Dict[str, Any]]
             "quirk": any(q["entry"].startswith(f"{key}:") for q in kernel["quirk_entries"])}
 
 
+def chip_unknown(adapter: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+    """For a product whose bridge chip no source names: what an owner can run to find it out (None when known)."""
+    if adapter.get("chipset"):
+        return None
+    ids = [f"{u['vid']}:{u['pid']}" for u in adapter.get("usb_ids", [])]
+    lsusb = f"lsusb -v -d {ids[0]}" if len(ids) == 1 else "lsusb -v"
+    return {"text": "No source names the bridge chip inside. If you own one, these print what identifies it: the "
+                    "USB ID, bcdDevice and the iManufacturer / iProduct strings, which often name the chip; a "
+                    "photo of the board's chip marking settles it. Add what they show to a report.",
+            "commands": [lsusb, "python3 probe.py --handle YOUR-GITHUB-NAME"]}
+
+
 def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
     verdict = adapter["verdict"]
     platforms = catalog["platforms"]
     chip = chipsets.get(adapter.get("chipset") or "")
+    names = {a["id"]: a["name"] for a in catalog["adapters"]} if adapter.get("may_be_same_as") else {}
     rows = [{"platform": name, "label": platforms[name]["label"], "boot": name in verdict["boot"]}
             for name in catalog["platform_order"] if name != "windows" or verdict["uas"][name]["verdict"] != "untested"]
     badges = [f"{verdict['uas'][p]['tone']}|{platforms[p]['short']}: {verdict['uas'][p]['short']}"
@@ -102,6 +115,8 @@ def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mappi
                        ("pi4_boot", verdict["boot"]["pi4"]["short"]))],
                    "badges": ";".join(badges)},
         "chipset": {"id": chip["id"], "name": chip["name"], "maker": chip["maker"]} if chip else None,
+        "chip_unknown": chip_unknown(adapter),
+        "may_be_same_as": [{"id": other, "name": names.get(other, other)} for other in adapter.get("may_be_same_as", [])],
         "usb_ids": usb_ids,
         "check_ids": ",".join(u["key"] for u in usb_ids),
         "what_to_do": what_to_do,

@@ -151,10 +151,21 @@ _UAS_IGNORED_IN_DMESG = re.compile(r"UAS is (?:ignored|blacklisted) for this dev
 _DRIVER_IN_PROBE = re.compile(r"\binterface \S+: class 08 protocol \d+ driver (uas|usb-storage)\b")
 # The link: lsusb -t prints it after the storage interface's driver; dmesg names it when a device enumerates.
 _LINK_IN_LSUSB_T = re.compile(r"Class=Mass Storage, Driver=(?:uas|usb-storage)[^,\n]*, (480M|5000M|10000M|20000M)\b")
-_LINK_IN_DMESG = re.compile(r"\bnew (high-speed|SuperSpeed(?: Plus)?(?: Gen (?:2x1|1x2|2x2))?) USB device\b")
-_DMESG_SPEED = {"high-speed": "480M", "SuperSpeed": "5000M", "SuperSpeed Plus": "10000M",
-                "SuperSpeed Plus Gen 2x1": "10000M", "SuperSpeed Plus Gen 1x2": "10000M", "SuperSpeed Plus Gen 2x2": "20000M",
-                "SuperSpeed Gen 2x1": "10000M", "SuperSpeed Gen 1x2": "10000M", "SuperSpeed Gen 2x2": "20000M"}
+# Every spelling the kernel has used for the speed of a new device: "high-speed"; 4.x-5.x "SuperSpeed Gen 1",
+# "SuperSpeed Gen 1x2" (two lanes: 10 Gbit/s), "SuperSpeedPlus Gen 2", "SuperSpeedPlus Gen 2x2"; 6.x "SuperSpeed",
+# "SuperSpeed Plus" and "SuperSpeed Plus Gen 2x1 / 1x2 / 2x2"; older ones "SuperSpeed" alone.
+_LINK_IN_DMESG = re.compile(r"\bnew (high-speed|SuperSpeed(?: ?Plus)?(?: Gen [12](?:x[12])?)?) USB device\b")
+
+
+def dmesg_speed(words: str) -> str:
+    """`lsusb -t`'s speed for the words of a "new … USB device" line (one of _LINK_IN_DMESG's spellings)."""
+    if words == "high-speed":
+        return "480M"
+    gen = re.search(r"Gen ([12])(?:x([12]))?", words)
+    if gen:
+        rate = 5000 * (2 if gen.group(1) == "2" else 1) * int(gen.group(2) or 1)
+        return f"{rate}M"
+    return "10000M" if "Plus" in words else "5000M"
 
 
 @dataclass(frozen=True)
@@ -260,7 +271,7 @@ def report_link(report: Mapping[str, Any]) -> Tuple[Optional[str], Optional[str]
     evidence = report.get("evidence") or {}
     speeds = {m.group(1) for m in _LINK_IN_LSUSB_T.finditer(evidence.get("lsusb_t") or "")}
     if not speeds:
-        speeds = {_DMESG_SPEED[m.group(1)] for m in _LINK_IN_DMESG.finditer(evidence.get("dmesg") or "")}
+        speeds = {dmesg_speed(m.group(1)) for m in _LINK_IN_DMESG.finditer(evidence.get("dmesg") or "")}
     if len(speeds) == 1:
         return speeds.pop(), "evidence"
     if fastest_sequential_mbps(report) > USB2_CEILING_MBPS:

@@ -265,6 +265,9 @@ class Related:
         self.maker_of_vid = {u["vid"]: c.get("maker") for c in chipsets for u in c.get("usb_ids", []) if c.get("maker")}
         self.by_id: Dict[str, List[Tuple[str, Mapping[str, Any]]]] = {}
         self.by_chip: Dict[str, List[str]] = {}
+        # Records marked as possibly one product under two names (`may_be_same_as`) never vouch for each other:
+        # their agreement would be one product's evidence counted twice.
+        self.not_related: Dict[str, List[str]] = {a["id"]: [a["id"], *a.get("may_be_same_as", [])] for a in adapters}
         for a in adapters:
             for usb_id in a.get("usb_ids", []):
                 self.by_id.setdefault(f"{usb_id['vid']}:{usb_id['pid']}", []).append((a["id"], usb_id))
@@ -301,9 +304,13 @@ class Related:
     def _build_origins(self, distributions: Sequence[Mapping[str, Any]]) -> _UnionFind:
         """Which evidence shares an origin (count origins, not entries): a distribution entry is one with the
         sources it cites and with the same ID's entry in a list it says it copies or follows (its notes or reason
-        name that list); records whose notes say they may be the same product are one product."""
+        name that list); records marked `may_be_same_as` each other, or whose notes say they may be the same product,
+        are one product."""
         uf = _UnionFind()
         for adapter_id, adapter in self.adapters.items():
+            for twin in adapter.get("may_be_same_as", []):
+                if twin in self.adapters:
+                    uf.union(f"product:{adapter_id}", f"product:{twin}")
             notes = " ".join(str(adapter.get("notes") or "").split())
             for sentence in re.split(r"(?<=[.;])\s+", notes):
                 if _SAME_PRODUCT.search(sentence):
@@ -503,8 +510,8 @@ class Related:
             members = [m for m, other_usb in self.by_id.get(key, []) if _bcd_overlaps(usb_id, other_usb)]
             groups = (self._group(members, platform, question, ("id", key)) if not usb_id.get("bcd_device")
                       else self._group(members, platform, question, ("id", key, adapter_id)))
-            items += self._group_items(groups, [adapter_id], platform, tier, "same-id", f"the same USB ID {key}",
-                                       self._id_link(key))
+            items += self._group_items(groups, self.not_related.get(adapter_id, [adapter_id]), platform, tier,
+                                       "same-id", f"the same USB ID {key}", self._id_link(key))
         return items
 
     def _id_link(self, key: str) -> Dict[str, Any]:
@@ -517,7 +524,8 @@ class Related:
             return []
         groups = self._group(self.by_chip.get(chip, []), platform, question, ("chip", chip))
         name = self.chipset_names.get(chip, chip)
-        return self._group_items(groups, [adapter_id, *skip], platform, tier, "same-chip", f"the same {name} chip",
+        return self._group_items(groups, [*self.not_related.get(adapter_id, [adapter_id]), *skip], platform, tier,
+                                 "same-chip", f"the same {name} chip",
                                  {"chipset": chip})
 
     def distribution_items(self, ids: Sequence[Mapping[str, Any]], platform: str,
