@@ -70,6 +70,17 @@ UAS_CASES = [
     ("works vs quirk is mixed", [r(uas="works", driver="uas"), r(uas="works-with-quirk", quirks="u")], "pi4", "mixed", "disputed"),
     ("works vs broken is mixed", [r(driver="uas", stability="stable"), r(driver="uas", stability="errors", notes="x")],
      "pi4", "mixed", "disputed"),
+    # issue 35: failures of two kinds are a failure, not "reports disagree"
+    ("quirk and broken agree: needs quirk", [r(uas="works-with-quirk", quirks="u"), r(driver="uas", stability="errors", notes="x")],
+     "pi4", "works-with-quirk", "confirmed"),
+    ("broken with the quirk applied stays broken", [r(uas="works-with-quirk", quirks="u"),
+                                                    r(uas="broken", quirks="u", notes="x")], "pi4", "broken", "confirmed"),
+    ("no-uas against works is mixed", [r(uas="works", driver="uas"), r(uas="device-no-uas", driver="usb-storage")],
+     "pi4", "mixed", "disputed"),
+    ("a Pi of unknown model is no Linux PC", [r(host="pi-unknown", uas="works-with-quirk", quirks="u")], "linux",
+     "untested", "none"),
+    ("a Pi of unknown model is no Pi 4", [r(host="pi-unknown", uas="works-with-quirk", quirks="u")], "pi4",
+     "untested", "none"),
     ("broken blamed on the hub is not counted", [r(uas="works", driver="uas"), r(uas="broken", blamed_on="hub", notes="x")],
      "pi4", "works", "confirmed"),
     # superseded failures
@@ -171,6 +182,9 @@ BOOT_CASES = [
     ("pi zero 2 cannot boot from USB: says nothing", [r("pi-zero-2", boot="fails", notes="x")], "pi3", "untested"),
     ("boot failure blamed on cable not counted", [r(boot="fails", blamed_on="cable", notes="x")], "pi4", "untested"),
     ("boot disagreement", [r(boot="works"), r(boot="fails", notes="x")], "pi4", "mixed"),
+    ("a workaround and a failed boot agree", [r(boot="works-with-workaround", boot_workaround="x"), r(boot="fails", notes="x")],
+     "pi4", "works-with-workaround"),
+    ("a failed boot and a sometimes boot agree", [r(boot="intermittent"), r(boot="fails", notes="x")], "pi4", "intermittent"),
 ]
 
 

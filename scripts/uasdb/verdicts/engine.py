@@ -3,7 +3,8 @@
 The rule, in words (docs/verdicts.md explains it with worked examples):
 
 1. Platforms. A report speaks for the platform of its host: Pi 4 (Pi 4, Pi 400, CM4), Pi 5 (Pi 5, Pi 500,
-   CM5), Pi 3 and older (their USB host has no UAS), Linux PC, macOS, Windows.
+   CM5), Pi 3 and older (their USB host has no UAS), Linux PC, macOS, Windows. A Pi whose model the source
+   does not give (`pi-unknown`) speaks for none: shown on the product page, never counted as a Pi's or a PC's.
 2. What a report shows. Its UAS finding comes from the outcome it states (`uas`) or, when it states none,
    from its evidence: the driver (`driver`, or `Driver=` in `lsusb -t`, `scsi hostN: uas` in dmesg, the
    probe's output) and trouble (`stability` errors or disconnects; aborts, resets, I/O errors or hung tasks
@@ -21,8 +22,8 @@ The rule, in words (docs/verdicts.md explains it with worked examples):
 5. Credibility and time. A failure blamed on power, cable, hub, drive, host or software is shown but not
    counted. A failure a later release fixed (`fixed_in`) is shown as "fixed since" that version and not
    counted against the product today; the report's successes still count.
-6. Platform verdict. Counted observed/stated findings decide it: one class when they agree, *mixed* when
-   they disagree. With none, hearsay decides it, shown as "likely" and never as a bare verdict. Hearsay that
+6. Platform verdict. Counted observed/stated findings decide it: one class when they agree, *mixed* only when
+   a success meets a failure; failures of several kinds agree that it fails (combined_outcome). With none, hearsay decides it, shown as "likely" and never as a bare verdict. Hearsay that
    disagrees with observed/stated findings is listed, not counted. Only fixed failures: *fixed*.
    A verdict carries a grade: *works* is *recommended* only when a counted observed/stated report shows
    `uas` used at 5 Gbit/s or faster, else *pending* (and says what is missing); *works-with-quirk* whose
@@ -46,18 +47,26 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from ..probe.parsers import DMESG_TROUBLE, STORAGE_TROUBLE
-from ..records.vocabulary import LIST_PLATFORMS
+# What a report's own output shows (the driver, link trouble) is read in records/evidence.py, which the rules share;
+# the names are kept here too, the engine's public ones.
+from ..records.evidence import (  # noqa: F401  (re-exported)
+    NOT_THE_ADAPTER,
+    TROUBLE_IN_DMESG,
+    dmesg_trouble,
+    effective_driver,
+    evidence_driver,
+    has_trouble,
+)
+from ..records.vocabulary import HOST_PLATFORM, LIST_PLATFORMS, UNPLACED_HOSTS
 from ..records.vocabulary import PLATFORMS as VOCABULARY_PLATFORMS
 
 # Platforms and their hosts come from the schema (vocabulary.py): label, member hosts, Linux or not, Pi or not,
 # `no_uas_host` when none of its hosts can do UAS, `boot_hosts` when only some can boot from USB.
 PLATFORMS: Dict[str, Dict[str, Any]] = VOCABULARY_PLATFORMS
-HOST_PLATFORM = {host: name for name, spec in PLATFORMS.items() for host in spec["hosts"]}
+# HOST_PLATFORM: the platform each host counts towards; a host of UNPLACED_HOSTS (a Pi of unknown model) has none.
 # LIST_PLATFORMS, the platforms whose verdicts decide the lists (the Pi models the site is for), is the schema's.
 # drivers/usb/storage/usb.c: `static char quirks[128]` — a longer value is refused whole ("string parameter too long").
 QUIRKS_PARAM_MAX_CHARS = 127
-NOT_THE_ADAPTER = frozenset({"power", "cable", "hub", "drive", "host", "software"})
 BLAME_WORDS = {"power": "power", "cable": "the cable", "hub": "the hub", "drive": "the drive", "host": "the host",
                "software": "software"}
 
@@ -139,16 +148,6 @@ ICON = {"good": "✓", "fair": "✓", "warn": "!", "meh": "–", "bad": "✗", "
 RANK = {"works": 1, "works-with-workaround": 4, "works-with-quirk": 4, "no-uas": 5, "host-no-uas": 5, "fixed": 6,
         "mixed": 7, "intermittent": 7, "broken": 8, "fails": 8, "untested": 10}
 
-# dmesg lines that mean trouble on the storage link (uas.c error handlers, resets, I/O errors, aborted or timed-out
-# commands, hung tasks, a device taken offline): the paste parsers' list (probe/parsers.py DMESG_TROUBLE, which
-# the check page shares), its storage kinds joined into one pattern, so the engine and the check page never differ.
-TROUBLE_IN_DMESG = re.compile("|".join(f"(?:{pattern.pattern})" for kind, pattern in DMESG_TROUBLE if kind in STORAGE_TROUBLE),
-                              re.IGNORECASE)
-_DRIVER_IN_LSUSB_T = re.compile(r"Class=Mass Storage, Driver=(uas|usb-storage)\b")
-_DRIVER_IN_DMESG = re.compile(r"scsi host\d+: (uas|usb-storage)\b")
-_UAS_IGNORED_IN_DMESG = re.compile(r"UAS is (?:ignored|blacklisted) for this device")
-# `uasdb probe` prints "interface 2-1:1.0: class 08 protocol 62 driver uas …" for each storage interface.
-_DRIVER_IN_PROBE = re.compile(r"\binterface \S+: class 08 protocol \d+ driver (uas|usb-storage)\b")
 # The link: lsusb -t prints it after the storage interface's driver; dmesg names it when a device enumerates.
 _LINK_IN_LSUSB_T = re.compile(r"Class=Mass Storage, Driver=(?:uas|usb-storage)[^,\n]*, (480M|5000M|10000M|20000M)\b")
 _LINK_IN_DMESG = re.compile(r"\bnew (high-speed|SuperSpeed(?: Plus)?(?: Gen (?:2x1|1x2|2x2))?) USB device\b")
@@ -200,32 +199,6 @@ def link_words(link: Optional[str], link_from: Optional[str], port: Optional[str
     if link_from == "throughput":
         return "at 5 Gbit/s or faster (from a measured speed)"
     return f"at {link}" + (" (USB 2 speed)" if link == "480M" else "")
-
-
-def evidence_driver(report: Mapping[str, Any]) -> Optional[str]:
-    """The driver the attached output shows, if it shows one."""
-    evidence = report.get("evidence") or {}
-    for key, pattern in (("lsusb_t", _DRIVER_IN_LSUSB_T), ("probe", _DRIVER_IN_PROBE), ("dmesg", _DRIVER_IN_DMESG)):
-        found = {m.group(1) for m in pattern.finditer(evidence.get(key) or "")}
-        if len(found) == 1:
-            return found.pop()
-    if _UAS_IGNORED_IN_DMESG.search(evidence.get("dmesg") or ""):
-        return "usb-storage"
-    return None
-
-
-def dmesg_trouble(report: Mapping[str, Any]) -> List[str]:
-    """The dmesg lines of a report that show link trouble."""
-    dmesg = (report.get("evidence") or {}).get("dmesg") or ""
-    return [line.strip() for line in dmesg.splitlines() if TROUBLE_IN_DMESG.search(line)]
-
-
-def has_trouble(report: Mapping[str, Any]) -> bool:
-    return report.get("stability") in ("errors", "disconnects") or bool(dmesg_trouble(report))
-
-
-def effective_driver(report: Mapping[str, Any]) -> Optional[str]:
-    return report.get("driver") or evidence_driver(report)
 
 
 def evidence_strength(report: Mapping[str, Any]) -> str:
@@ -526,6 +499,10 @@ class PlatformVerdict:
             sentence = GRADE_TEXT[grade]
         if self.confidence == "likely":
             sentence += " — unverified: no report names the driver or shows output"
+        if self.verdict != "mixed":  # failures of other kinds that agree with it (combined_outcome)
+            for outcome, reports in self.classes.items():
+                if outcome != self.verdict:
+                    sentence += f"; {len(reports)} other report{'s' if len(reports) != 1 else ''}: {words[outcome]}"
         if self.link_note:
             sentence += f"{' on a USB 3 port' if _on_usb3(self) else ''}; {self.link_note}"
         if self.fixed:
@@ -635,12 +612,38 @@ def _aggregate(findings: List[Finding], reports: Sequence[Mapping[str, Any]], ki
         if not verdict.fixed:
             verdict.about = _about(reports, findings, platform, kind)
         return verdict
-    verdict.verdict = outcomes.pop() if len(outcomes) == 1 else "mixed"
+    verdict.verdict = combined_outcome(deciding, reports, kind)
     if verdict.strength == "hearsay":
         verdict.confidence = "likely"
     else:
         verdict.confidence = "disputed" if verdict.verdict == "mixed" else "confirmed"
     return verdict
+
+
+# Which way a finding points (rule 6): a success or a failure. Findings that point the same way never make a
+# verdict "mixed", whatever kinds of failure they are; only a success against a failure does (no-uas, a claim
+# about the adapter rather than a direction, disagrees with anything else).
+SUCCESSES = frozenset({"works"})
+UAS_FAILURES = frozenset({"broken", "works-with-quirk"})
+BOOT_FAILURES = frozenset({"fails", "intermittent", "works-with-workaround"})
+
+
+def combined_outcome(deciding: Sequence[Finding], reports: Sequence[Mapping[str, Any]], kind: str) -> str:
+    """The verdict of deciding findings: their one class; for failures of several kinds, the failure they agree on
+    (UAS: works-with-quirk, since the quirk made it work where UAS failed, unless a report saw it broken with a
+    quirk applied, then broken; boot: works-with-workaround when one got it booting, else intermittent, since a
+    boot that fails and one that works only sometimes agree that it boots only some of the time); *mixed* only
+    when a success meets a failure (or no-uas meets anything else)."""
+    outcomes = {f.outcome for f in deciding}
+    if len(outcomes) == 1:
+        return next(iter(outcomes))
+    if kind == "uas" and outcomes <= UAS_FAILURES:
+        if any(f.outcome == "broken" and reports[f.report].get("quirks") for f in deciding):
+            return "broken"
+        return "works-with-quirk"
+    if kind == "boot" and outcomes <= BOOT_FAILURES:
+        return "works-with-workaround" if "works-with-workaround" in outcomes else "intermittent"
+    return "mixed"
 
 
 def verdict_for_platform(reports: List[Mapping[str, Any]], platform: str) -> PlatformVerdict:
@@ -710,6 +713,16 @@ class AdapterVerdict:
     reasons: List[str]
     quirk_entries: List[str]
     quirk_sources: List[Dict[str, Any]] = field(default_factory=list)
+    unplaced: List[int] = field(default_factory=list)   # reports from a host counted on no platform
+
+    @property
+    def unplaced_text(self) -> Optional[str]:
+        """What the reports counted on no platform are, in words (the product page shows them)."""
+        if not self.unplaced:
+            return None
+        n = len(self.unplaced)
+        return (f"{n} report{'s' if n != 1 else ''} from a Raspberry Pi whose model the source does not give: shown "
+                "with the reports, counted on no platform (the Pi 4 and Pi 5 differ, and a Pi is not a Linux PC)")
 
     @property
     def quirk_line(self) -> Optional[str]:
@@ -783,6 +796,7 @@ class AdapterVerdict:
             "quirk_sources": self.quirk_sources,
             "quirk_line": self.quirk_line,
             "advice": self.advice,
+            "unplaced": {"reports": self.unplaced, "text": self.unplaced_text},
         }
 
 
@@ -848,7 +862,8 @@ def adapter_verdict(record: Mapping[str, Any]) -> AdapterVerdict:
     boot = {name: boot_verdict_for_platform(reports, name) for name, spec in PLATFORMS.items() if spec["pi"]}
     listing, reasons = list_for(uas, boot)
     sources = quirk_sources(record, uas)
-    return AdapterVerdict(uas, boot, listing, reasons, [s["entry"] for s in sources], sources)
+    unplaced = [i for i, report in enumerate(reports) if report.get("host") in UNPLACED_HOSTS]
+    return AdapterVerdict(uas, boot, listing, reasons, [s["entry"] for s in sources], sources, unplaced)
 
 
 def merge_quirk_entries(entries: Iterable[str]) -> Dict[str, str]:
