@@ -213,7 +213,15 @@ LIST_CASES = [
     ("quirk is naughty", [r(uas="works-with-quirk", quirks="u", boot="works")], "naughty"),
     ("observed broken is naughty", [r(driver="uas", stability="errors", notes="x")], "naughty"),
     ("pi5 broken is naughty", [r("pi5", uas="broken", driver="uas", notes="x")], "naughty"),
-    ("mixed is naughty", [r(uas="works", driver="uas"), r(uas="broken", driver="uas", notes="x")], "naughty"),
+    # issue 35: reports that merely disagree make a group of their own, never the naughty list by that alone
+    ("mixed UAS is 'disagree', not naughty", [r(uas="works", driver="uas"), r(uas="broken", driver="uas", notes="x")],
+     "disagree"),
+    ("mixed boot with UAS pending is 'disagree'", [r(uas="works", driver="uas", boot="works"), r(boot="fails", notes="x")],
+     "disagree"),
+    ("mixed on pi4 and broken on pi5 is naughty", [r(uas="works", driver="uas"), r(uas="broken", driver="uas", notes="x"),
+                                                   r("pi5", uas="broken", driver="uas", notes="x")], "naughty"),
+    ("hearsay disagreeing is no group", [r(uas="works"), r(uas="broken", notes="x")], None),
+    ("nice with a boot dispute stays nice", [r(**USED_FAST, boot="works"), r(boot="fails", notes="x")], "nice"),
     ("works on pi4 but broken on pi5 is naughty", [r(uas="works", driver="uas"), r("pi5", uas="broken", driver="uas", notes="x")],
      "naughty"),
     ("hearsay against blocks the nice list", [r(uas="works", driver="uas"), r("pi5", uas="broken", notes="x")], None),
@@ -302,3 +310,23 @@ def test_shared_usb_id_agreeing_products_give_their_verdict():
     two = adapter_verdict(record(r(driver="uas", stability="stable"), r("pi5", uas="works", driver="uas")))
     result = usb_id_verdict({"one": one, "two": two})
     assert result["pi4"]["verdict"] == "works" and result["pi5"]["verdict"] == "works"
+
+
+def test_a_disagreement_gives_both_sides_and_what_differs():
+    verdict = adapter_verdict(record(r(boot="works", bootloader="2020-09-03", port="usb3"),
+                                     r(boot="fails", bootloader="2023-01-11", notes="x")))
+    assert verdict.listing == "disagree" and verdict.reasons == ["Pi 4 boot reports disagree"]
+    (d,) = verdict.disagreements
+    assert (d["platform"], d["kind"], d["label"]) == ("pi4", "boot", "Pi 4 boot")
+    assert [(side["outcome"], side["reports"]) for side in d["sides"]] == [("works", [0]), ("fails", [1])]
+    assert d["differences"] == ["bootloader: 2020-09-03 (boots) against 2023-01-11 (does not boot)"]
+    assert "Stated by one side only: port usb3 (boots)" in d["explain"]
+
+
+def test_a_disagreement_that_states_nothing_names_what_usually_explains_it():
+    verdict = adapter_verdict(record(r(uas="works", driver="uas"), r(uas="broken", driver="uas", notes="x")))
+    (d,) = verdict.disagreements
+    assert d["differences"] == [] and all(word in d["explain"] for word in ("bootloader", "port", "power"))
+    linux = adapter_verdict(record(r("linux-x86_64", uas="works", driver="uas"),
+                                   r("linux-x86_64", uas="broken", driver="uas", notes="x")))
+    assert "bootloader" not in linux.disagreements[0]["explain"] and linux.listing is None

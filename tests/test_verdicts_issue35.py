@@ -48,3 +48,47 @@ def test_the_two_adapters_of_one_readme_no_longer_need_a_quirk_on_a_linux_pc(ver
         linux = verdicts[adapter_id].uas["linux"]
         assert not (linux.verdict == "works-with-quirk" and {1, 10} & set(linux.counted))
     assert verdicts["generic-asm1153-sata-adapter-174c-1153"].uas["linux"].verdict == "untested"
+
+
+# The products /naughty/ held only because reports disagree (issue 35): now in the "disagree" group.
+ONLY_DISAGREE = ["samsung-t7", "samsung-t5"]
+
+
+@pytest.mark.parametrize("adapter_id", ONLY_DISAGREE)
+def test_reports_that_merely_disagree_are_not_naughty(verdicts, adapter_id):
+    verdict = verdicts[adapter_id]
+    assert verdict.listing == "disagree"
+    assert any(d["platform"] == "pi4" and d["kind"] == "boot" for d in verdict.disagreements)
+
+
+def test_the_t7s_pi4_reads_works_pending_with_the_boot_dispute_beside_it(verdicts):
+    t7 = verdicts["samsung-t7"]
+    assert t7.uas["pi4"].pending and t7.boot["pi4"].verdict == "mixed"
+    (d,) = [d for d in t7.disagreements if d["platform"] == "pi4"]
+    assert {side["outcome"] for side in d["sides"]} == {"works", "fails"}
+    assert "bootloader" in d["explain"]
+
+
+def test_no_product_is_naughty_for_disagreement_alone(verdicts):
+    for adapter_id, verdict in verdicts.items():
+        if verdict.listing == "naughty":
+            assert any("disagree" not in reason for reason in verdict.reasons), adapter_id
+
+
+@pytest.fixture(scope="module")
+def site():
+    from uasdb.publish.export import build
+    from uasdb.publish.lists import model
+    result = check()
+    catalog = build(result.records)
+    adapters = {a["id"]: a for a in catalog["adapters"]}
+    return catalog, adapters, model(catalog, adapters)
+
+
+def test_lists_json_holds_the_disagree_group_with_both_sides(site):
+    catalog, _, lists = site
+    assert "samsung-t7" in lists["disagree"] and "samsung-t7" not in lists["naughty"]
+    entry = next(e for e in lists["entries"]["disagree"] if e["id"] == "samsung-t7")
+    (d,) = entry["disagreements"]
+    assert d["label"] == "Pi 4 boot" and len(d["sides"]) == 2 and d["explain"]
+    assert catalog["counts"]["disagree"] == len(lists["disagree"])

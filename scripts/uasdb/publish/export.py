@@ -295,6 +295,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
     naughty = [a for a in adapters if a["verdict"]["list"] == "naughty"]
     nice = [a for a in adapters if a["verdict"]["list"] == "nice"]
     pending = [a for a in adapters if a["verdict"]["list"] == "pending"]
+    disagree = [a for a in adapters if a["verdict"]["list"] == "disagree"]
     naughty_verdicts = [v for v in verdicts if v.listing == "naughty"]
     for slot in usb.values():  # who a quirk for the ID would also hit (the naughty list and the quirk builder warn)
         slot["works_on_uas"] = [i for i in slot["adapters"] if works_on_linux_uas(verdict_by_id[i])]
@@ -308,6 +309,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
             "naughty": [a["id"] for a in naughty],
             "nice": [a["id"] for a in nice],
             "pending": [a["id"] for a in pending],
+            "disagree": [a["id"] for a in disagree],
             "naughty_quirk_line": combined_quirk_line(naughty_verdicts, exclude_ids=shared_with_working),
             "naughty_quirk_entries": naughty_entries,
             "naughty_excluded_ids": shared_with_working,
@@ -329,7 +331,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
         "boot_verdict_short": BOOT_VERDICT_SHORT,
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice),
-                   "pending": len(pending)},
+                   "pending": len(pending), "disagree": len(disagree)},
     }
     # Then each source's facts, in turn: what distributions ship, how common linux-hardware.org finds each ID, and
     # what Linux, usb.ids and smartmontools know (kernel_export.py).

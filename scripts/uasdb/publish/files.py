@@ -218,7 +218,7 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     kernel = catalog.get("kernel") or {}
     filters = {"usb": usb_page.index_filters(usb_rows, kernel.get("version")),
                "chipsets": chipset_page.index_filters(chipset_rows),
-               "naughty": lists_page.filters(lists["entries"]["naughty"]),
+               "naughty": lists_page.filters(lists["entries"]["naughty"] + lists["entries"]["disagree"]),
                "nice": lists_page.filters(lists["entries"]["nice"] + lists["entries"]["pending"])}
     yield COMMON_JSON, [dumps(COMMON_JSON, common(catalog, generated_at)), "\n"]
     yield PAGES_JSON, [dumps(PAGES_JSON, pages(catalog, filters)), "\n"]

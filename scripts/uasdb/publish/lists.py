@@ -1,10 +1,11 @@
-"""The naughty, nice and pending lists' model (/api/v1/lists.json): the lists as the catalog has them, plus
-`entries`, each listed product with what its entry shows, and `kernel_only`, the IDs Linux treats specially
-that no record reports."""
+"""The naughty, nice, pending and disagree lists' model (/api/v1/lists.json): the lists as the catalog has them, plus
+`entries`, each listed product with what its entry shows (a disagree entry: both sides of each Pi disagreement and
+what may explain it), and `kernel_only`, the IDs Linux treats specially that no record reports."""
 from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Sequence
 
+from ..records.vocabulary import LIST_PLATFORMS
 from .facets import badge_titles, facets, slug
 from .rows import badge
 
@@ -29,6 +30,8 @@ def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:
         "quirk_line": verdict["quirk_line"] if advice["scope"] == "pi" else None,
         "advice": advice["text"] if advice["scope"] not in ("pi", "none") else None,
         "evidence": [{"report": n + 1, "url": adapter["reports"][n]["source"].get("url")} for n in counted],
+        # Where the Pi reports disagree: both sides, with their reports, and what may explain it (the engine's).
+        "disagreements": [d for d in verdict.get("disagreements", []) if d["platform"] in LIST_PLATFORMS],
     }
 
 
@@ -42,7 +45,7 @@ def model(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]])
                             "name": " ".join(x for x in (first.get("vendor"), first.get("product")) if x),
                             "groups": slot.get("kernel_groups", [])})
     entries: Dict[str, List[Dict[str, Any]]] = {name: [entry(adapters[i]) for i in lists[name]]
-                                                for name in ("naughty", "nice", "pending")}
+                                                for name in ("naughty", "nice", "pending", "disagree")}
     names = {e["usb_id"]: [adapters[i]["name"] for i in e["adapters"]] for e in lists.get("naughty_quirk_entries", [])}
     working = {e["usb_id"]: [{"id": i, "name": adapters[i]["name"]} for i in e["shared_with_working"]]
                for e in lists.get("naughty_quirk_entries", [])}

@@ -32,8 +32,10 @@ The rule, in words (docs/verdicts.md explains it with worked examples):
 7. Boot verdicts (Pi 4, Pi 5, Pi 3B+/3 with USB boot enabled) the same way from `boot`, including
    *intermittent* (boots some of the time).
 8. Lists. Nice: recommended on a Pi 4 or Pi 5, and no counted report on those platforms says otherwise.
-   Naughty: on observed or stated evidence the Pi 4 or Pi 5 UAS verdict is works-with-quirk (failure shown),
-   broken or mixed, or (when not nice) the Pi 4 or Pi 5 boot verdict is fails, intermittent or mixed.
+   Naughty: on observed or stated evidence the Pi 4 or Pi 5 UAS verdict is works-with-quirk (failure shown)
+   or broken, or (when not nice) the Pi 4 or Pi 5 boot verdict is fails or intermittent: it failed there.
+   Disagree: not naughty or nice, and a Pi 4 or Pi 5 UAS or boot verdict is mixed on strong evidence (a
+   success against a failure): a group of its own with both sides (disagreement), never naughty by that alone.
    Pending: works on a Pi 4 or Pi 5 on observed or stated evidence, not yet recommended, nothing against.
    Booting is a column of the nice list, not a gate.
 9. Quirk line. The flag letters of counted works-with-quirk findings (never hearsay) on Linux platforms,
@@ -714,6 +716,7 @@ class AdapterVerdict:
     quirk_entries: List[str]
     quirk_sources: List[Dict[str, Any]] = field(default_factory=list)
     unplaced: List[int] = field(default_factory=list)   # reports from a host counted on no platform
+    disagreements: List[Dict[str, Any]] = field(default_factory=list)  # both sides of each mixed verdict
 
     @property
     def unplaced_text(self) -> Optional[str]:
@@ -797,6 +800,7 @@ class AdapterVerdict:
             "quirk_line": self.quirk_line,
             "advice": self.advice,
             "unplaced": {"reports": self.unplaced, "text": self.unplaced_text},
+            "disagreements": self.disagreements,
         }
 
 
@@ -816,9 +820,68 @@ def _on_usb3(v: PlatformVerdict) -> str:
     return ""
 
 
+# The lists (rule 8), in the order a product is tried against them. "disagree" holds products whose Pi reports point
+# in opposite directions and that failed nowhere: never the avoid list by that alone.
+LISTS = ("naughty", "nice", "disagree", "pending")
+LIST_TITLES = {"naughty": "Naughty", "nice": "Nice", "disagree": "Reports disagree", "pending": "Pending"}
+# What most often tells two Pi reports that disagree apart (the report fields that record it), in this order.
+DIFFERENCE_FIELDS = (("bootloader", "bootloader"), ("port", "port"), ("connection", "power (how it was connected)"),
+                     ("link", "USB link"), ("kernel", "kernel"), ("bcd_device", "bcdDevice (firmware revision)"),
+                     ("firmware", "adapter firmware"))
+EXPLAIN_DISAGREEMENT = {
+    True: ("The reports do not say what differed. What most often explains it on a Pi: the bootloader (EEPROM) "
+           "version, the port (USB 2 or USB 3), and power (a powered hub, a Y-cable or the Pi's own port)"),
+    False: ("The reports do not say what differed. What most often explains it: the port or controller, power (a "
+            "powered hub or the computer's own port), the kernel and the adapter's firmware (bcdDevice)"),
+}
+
+
+def _fact(report: Mapping[str, Any], key: str) -> Optional[str]:
+    if key == "link":
+        link, link_from = report_link(report)
+        return link if link_from in ("stated", "evidence") else None
+    value = report.get(key)
+    return str(value) if value else None
+
+
+def disagreement(verdict: PlatformVerdict, reports: Sequence[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
+    """For a verdict whose strong reports point in opposite directions (mixed): both sides (each outcome in words,
+    with its reports) and what may explain the difference — the bootloader, port, power, link, kernel or firmware
+    where the sides' reports differ, else a sentence naming what most often does. None for any other verdict."""
+    if verdict.verdict != "mixed" or verdict.confidence == "likely":
+        return None
+    words = BOOT_VERDICT_TEXT if verdict.kind == "boot" else VERDICT_TEXT
+    shorts = BOOT_VERDICT_SHORT if verdict.kind == "boot" else VERDICT_SHORT
+    sides = []
+    for outcome, numbers in sorted(verdict.classes.items(), key=lambda kv: (RANK[kv[0]], kv[0])):
+        facts = {key: sorted({v for n in numbers if (v := _fact(reports[n], key))}) for key, _ in DIFFERENCE_FIELDS}
+        sides.append({"outcome": outcome, "short": shorts[outcome], "text": words[outcome], "reports": numbers,
+                      "facts": {k: v for k, v in facts.items() if v}})
+    differences, one_sided = [], []
+    for key, label in DIFFERENCE_FIELDS:
+        values = [tuple(side["facts"].get(key, ())) for side in sides]
+        said = [f"{', '.join(v)} ({side['short'].lower()})" for side, v in zip(sides, values) if v]
+        if all(values) and len(set(values)) > 1:
+            differences.append(f"{label}: " + " against ".join(said))  # each side states it, and they differ
+        elif any(values) and not all(values):
+            one_sided.append(f"{label} {'; '.join(said)}")
+    where = short_platform(verdict.platform)
+    question = "boot" if verdict.kind == "boot" else "UAS"
+    if differences:
+        explain = "The sides differ in " + "; in ".join(differences) + "."
+    else:
+        explain = EXPLAIN_DISAGREEMENT[bool(PLATFORMS[verdict.platform]["pi"])] + "."
+    if one_sided:
+        explain += " Stated by one side only: " + "; ".join(one_sided) + "."
+    return {"platform": verdict.platform, "kind": verdict.kind, "label": f"{where} {question}",
+            "sides": sides, "differences": differences, "explain": explain}
+
+
 def list_for(uas: Mapping[str, PlatformVerdict], boot: Mapping[str, PlatformVerdict]) -> Tuple[Optional[str], List[str]]:
-    """Nice, naughty, pending (or none) from the Pi 4 and Pi 5 verdicts, with the reasons in words (rule 8)."""
+    """Naughty, nice, disagree, pending (or none) from the Pi 4 and Pi 5 verdicts, with the reasons in words (rule 8).
+    Naughty is for products that failed on a Pi; reports that only disagree make "disagree", never naughty."""
     naughty: List[str] = []
+    disputed: List[str] = []
     for name in LIST_PLATFORMS:
         v = uas[name]
         if v.confidence == "likely":
@@ -831,17 +894,18 @@ def list_for(uas: Mapping[str, PlatformVerdict], boot: Mapping[str, PlatformVerd
             naughty.append(f"UAS errors on {where} (cause not isolated)" if v.grade == "cause-not-isolated"
                            else f"UAS is broken on {where}")
         elif v.verdict == "mixed":
-            naughty.append(f"{where} UAS reports disagree")
+            disputed.append(f"{where} UAS reports disagree")
     boot_reasons = []
     for name in LIST_PLATFORMS:
         v = boot[name]
-        if v.confidence in ("confirmed", "disputed") and v.verdict in ("fails", "intermittent", "mixed"):
+        if v.confidence in ("confirmed", "disputed") and v.verdict in ("fails", "intermittent"):
             boot_reasons.append({"fails": f"does not boot a {short_platform(name)}{_on_usb3(v)}",
                                  "intermittent": f"boots a {short_platform(name)} only some of the time{_on_usb3(v)}",
-                                 "mixed": f"{short_platform(name)} boot reports disagree"}[v.verdict]
-                                + (f" — {v.link_note}" if v.link_note else ""))
+                                 }[v.verdict] + (f" — {v.link_note}" if v.link_note else ""))
+        elif v.confidence == "disputed" and v.verdict == "mixed":
+            disputed.append(f"{short_platform(name)} boot reports disagree" + (f" — {v.link_note}" if v.link_note else ""))
     if naughty:
-        return "naughty", naughty + boot_reasons
+        return "naughty", naughty + boot_reasons + disputed
     against = [f for name in LIST_PLATFORMS for f in uas[name].findings
                if f.counted and f.outcome in ("broken", "works-with-quirk", "no-uas")]
     recommended = [name for name in LIST_PLATFORMS if uas[name].recommended]
@@ -849,7 +913,9 @@ def list_for(uas: Mapping[str, PlatformVerdict], boot: Mapping[str, PlatformVerd
         return "nice", [f"UAS works without a quirk on {' and '.join(short_platform(n) for n in recommended)}, "
                         "used at 5 Gbit/s or faster"]
     if boot_reasons:
-        return "naughty", boot_reasons
+        return "naughty", boot_reasons + disputed
+    if disputed:
+        return "disagree", disputed
     pending = [name for name in LIST_PLATFORMS if uas[name].pending]
     if pending and not against:
         return "pending", [PENDING_WHY[uas[n].grade or "pending"].format(where=short_platform(n)) for n in pending]
@@ -863,7 +929,9 @@ def adapter_verdict(record: Mapping[str, Any]) -> AdapterVerdict:
     listing, reasons = list_for(uas, boot)
     sources = quirk_sources(record, uas)
     unplaced = [i for i, report in enumerate(reports) if report.get("host") in UNPLACED_HOSTS]
-    return AdapterVerdict(uas, boot, listing, reasons, [s["entry"] for s in sources], sources, unplaced)
+    disagreements = [d for name in PLATFORMS for v in (uas[name], boot.get(name)) if v
+                     and (d := disagreement(v, reports))]
+    return AdapterVerdict(uas, boot, listing, reasons, [s["entry"] for s in sources], sources, unplaced, disagreements)
 
 
 def merge_quirk_entries(entries: Iterable[str]) -> Dict[str, str]:
