@@ -330,3 +330,46 @@ def test_a_disagreement_that_states_nothing_names_what_usually_explains_it():
     linux = adapter_verdict(record(r("linux-x86_64", uas="works", driver="uas"),
                                    r("linux-x86_64", uas="broken", driver="uas", notes="x")))
     assert "bootloader" not in linux.disagreements[0]["explain"] and linux.listing is None
+
+
+# issue 35: the what-to-buy pages and the lists place a product through one rule (platform_standing); each case
+# gives the Pi 4 standing and the list it rolls up to.
+STANDING_CASES = [
+    ("used at 5000M: recommended, nice", [r(**USED_FAST)], "recommended", "nice"),
+    ("recommended with a failed boot: boot is a column, not a gate", [r(**USED_FAST, boot="fails", notes="x")],
+     "recommended", "nice"),
+    ("pending with a failed boot: avoid, naughty", [r(uas="works", driver="uas", boot="fails", notes="x")], "avoid", "naughty"),
+    ("boots only sometimes: avoid, naughty", [r(boot="intermittent", notes="x")], "avoid", "naughty"),
+    ("a quirk shown needed: avoid, naughty", [r(uas="works-with-quirk", quirks="u")], "avoid", "naughty"),
+    ("broken: avoid, naughty", [r(driver="uas", stability="errors", notes="x")], "avoid", "naughty"),
+    ("works against broken: disagree", [r(uas="works", driver="uas"), r(uas="broken", driver="uas", notes="x")],
+     "disagree", "disagree"),
+    ("boot reports disagree: disagree", [r(uas="works", driver="uas", boot="works"), r(boot="fails", notes="x")],
+     "disagree", "disagree"),
+    ("bind-only: pending", [r(uas="works", driver="uas", link_speed="5000M")], "pending", "pending"),
+    ("pending with a relayed quirk against it: other, no list",
+     [r(uas="works", driver="uas", link_speed="5000M"), r(uas="works-with-quirk", quirks="u", second_hand=True)],
+     "other", None),
+    ("a quirk whose need is not shown: other", [r(driver="usb-storage", quirks="u", link_speed="5000M")], "other", None),
+    ("hearsay works: other", [r(uas="works", boot="works")], "other", None),
+    ("boot works only: other", [r(boot="works")], "other", None),
+    ("no reports: other", [r("linux-x86_64", uas="works", driver="uas")], "other", None),
+]
+
+
+@pytest.mark.parametrize("name,reports,standing,listing", STANDING_CASES, ids=[c[0] for c in STANDING_CASES])
+def test_one_rule_places_a_product_on_the_buy_page_and_the_lists(name, reports, standing, listing):
+    from uasdb.publish.export import buy_group
+    from uasdb.verdicts.engine import platform_standing
+    verdict = adapter_verdict(record(*reports))
+    assert platform_standing(verdict.uas["pi4"], verdict.boot["pi4"]) == standing
+    assert buy_group(verdict.uas["pi4"], verdict.boot["pi4"]) == standing  # the page asks the engine, decides nothing
+    assert verdict.listing == listing
+
+
+def test_a_product_recommended_on_one_pi_is_not_made_naughty_by_a_failed_boot_on_the_other():
+    from uasdb.verdicts.engine import platform_standing
+    verdict = adapter_verdict(record(r("pi5", **USED_FAST), r(boot="fails", notes="x")))
+    assert platform_standing(verdict.uas["pi4"], verdict.boot["pi4"]) == "avoid"
+    assert platform_standing(verdict.uas["pi5"], verdict.boot["pi5"]) == "recommended"
+    assert verdict.listing == "nice"

@@ -92,3 +92,51 @@ def test_lists_json_holds_the_disagree_group_with_both_sides(site):
     (d,) = entry["disagreements"]
     assert d["label"] == "Pi 4 boot" and len(d["sides"]) == 2 and d["explain"]
     assert catalog["counts"]["disagree"] == len(lists["disagree"])
+
+
+def _buy_group(catalog, platform, adapter_id):
+    ranking = catalog["buy"][platform]
+    rows = ranking["products"] + ranking["avoid"]
+    return next((row["group"] for row in rows if row["id"] == adapter_id), None)
+
+
+def test_the_m3_is_placed_alike_on_the_buy_page_and_the_lists(site):
+    catalog, adapters, _ = site
+    assert adapters["samsung-m3-portable"]["verdict"]["list"] is None
+    assert _buy_group(catalog, "pi4", "samsung-m3-portable") == "other"
+
+
+@pytest.mark.parametrize("adapter_id", ["eluteng-usb3-sata-adapter", "ugreen-usb3-sata-adapter"])
+def test_recommended_products_without_a_model_number_are_on_the_pi4_buy_page(site, adapter_id):
+    catalog, adapters, _ = site
+    assert adapters[adapter_id]["verdict"]["list"] == "nice" and not adapters[adapter_id].get("model")
+    assert _buy_group(catalog, "pi4", adapter_id) == "recommended"
+    row = next(row for row in catalog["buy"]["pi4"]["products"] if row["id"] == adapter_id)
+    assert row["no_model"] and row["boot"]["verdict"] == "works"
+
+
+@pytest.mark.parametrize("platform", ["pi4", "pi5", "linux", "macos"])
+def test_every_buy_row_sits_in_its_engine_standing_and_expected_rows_have_no_report_there(site, platform):
+    from uasdb.verdicts.engine import PLATFORMS, platform_standing
+    catalog, adapters, _ = site
+    ranking = catalog["buy"][platform]
+    records = {r.data["id"]: r.data for r in check().records if r.kind == "adapter"}
+    hosts = set(PLATFORMS[platform]["hosts"])
+    for row in ranking["products"] + ranking["avoid"]:
+        verdict = adapter_verdict(records[row["id"]])
+        assert row["group"] == platform_standing(verdict.uas[platform], verdict.boot.get(platform)), row["id"]
+    for row in ranking["expected"]:  # under the heading "No report from <platform> yet"
+        assert not any(report["host"] in hosts for report in records[row["id"]]["reports"]), row["id"]
+
+
+def test_each_list_is_what_the_pi_standings_roll_up_to(verdicts):
+    from uasdb.verdicts.engine import LIST_PLATFORMS, platform_standing
+    for adapter_id, verdict in verdicts.items():
+        standings = {platform_standing(verdict.uas[n], verdict.boot[n]) for n in LIST_PLATFORMS}
+        expect = {"naughty": "avoid", "nice": "recommended", "disagree": "disagree", "pending": "pending"}
+        if verdict.listing:
+            assert expect[verdict.listing] in standings, adapter_id
+        if verdict.listing in ("disagree", "pending"):
+            assert not standings & {"avoid", "recommended"}, adapter_id
+        if verdict.listing is None:
+            assert "avoid" not in standings and "disagree" not in standings, adapter_id

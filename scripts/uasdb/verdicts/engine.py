@@ -860,7 +860,7 @@ def disagreement(verdict: PlatformVerdict, reports: Sequence[Mapping[str, Any]])
     differences, one_sided = [], []
     for key, label in DIFFERENCE_FIELDS:
         values = [tuple(side["facts"].get(key, ())) for side in sides]
-        said = [f"{', '.join(v)} ({side['short'].lower()})" for side, v in zip(sides, values) if v]
+        said = [f"{', '.join(v)} ({side['short'].lower()})" for side, v in zip(sides, values, strict=True) if v]
         if all(values) and len(set(values)) > 1:
             differences.append(f"{label}: " + " against ".join(said))  # each side states it, and they differ
         elif any(values) and not all(values):
@@ -877,47 +877,90 @@ def disagreement(verdict: PlatformVerdict, reports: Sequence[Mapping[str, Any]])
             "sides": sides, "differences": differences, "explain": explain}
 
 
+# Where a product stands on one platform (platform_standing), best first: the sections of a what-to-buy page, and
+# what the lists are rolled up from (list_for), so the two never place a product differently.
+STANDINGS = ("recommended", "pending", "disagree", "other", "avoid")
+
+
+def uas_failed(v: PlatformVerdict) -> bool:
+    """On observed or stated evidence: a quirk shown to be needed, or UAS broken (errors, cause isolated or not)."""
+    return v.confidence == "confirmed" and (v.verdict == "broken"
+                                            or (v.verdict == "works-with-quirk" and v.grade != "failure-not-shown"))
+
+
+def boot_failed(v: Optional[PlatformVerdict]) -> bool:
+    """On observed or stated evidence: it does not boot, or boots only some of the time."""
+    return v is not None and v.confidence == "confirmed" and v.verdict in ("fails", "intermittent")
+
+
+def disputed(v: Optional[PlatformVerdict]) -> bool:
+    """Strong reports point in opposite directions (a success against a failure)."""
+    return v is not None and v.confidence == "disputed" and v.verdict == "mixed"
+
+
+def against(v: PlatformVerdict) -> bool:
+    """Some counted report on the platform, of any strength, says it needs a quirk, is broken or has no UAS."""
+    return any(f.counted and f.outcome in ("broken", "works-with-quirk", "no-uas") for f in v.findings)
+
+
+def platform_standing(uas: PlatformVerdict, boot: Optional[PlatformVerdict] = None) -> str:
+    """Where a product stands on one platform (STANDINGS), the one rule the what-to-buy pages and the lists share:
+    avoid: it failed there (a quirk shown to be needed, broken UAS) or, unless recommended, it does not boot there
+    (or only sometimes); recommended: UAS used at 5 Gbit/s or faster without a quirk and nothing against it there
+    (booting is a column, not a gate); disagree: strong reports there point in opposite directions; pending: UAS
+    works there, not yet recommended, nothing against it; other: the rest (unverified reports, no UAS, a quirk whose
+    need is not shown, reports that reach no verdict, booting only)."""
+    if uas_failed(uas):
+        return "avoid"
+    if uas.recommended and not against(uas):
+        return "recommended"
+    if boot_failed(boot):
+        return "avoid"
+    if disputed(uas) or disputed(boot):
+        return "disagree"
+    if uas.pending and not against(uas):
+        return "pending"
+    return "other"
+
+
 def list_for(uas: Mapping[str, PlatformVerdict], boot: Mapping[str, PlatformVerdict]) -> Tuple[Optional[str], List[str]]:
-    """Naughty, nice, disagree, pending (or none) from the Pi 4 and Pi 5 verdicts, with the reasons in words (rule 8).
-    Naughty is for products that failed on a Pi; reports that only disagree make "disagree", never naughty."""
+    """Naughty, nice, disagree, pending (or none), rolled up from the Pi 4 and Pi 5 standings (platform_standing),
+    with the reasons in words (rule 8): naughty when it failed on a Pi (UAS first: a product recommended on one Pi
+    is not made naughty by a failed boot on the other); nice when recommended on a Pi and nothing on either Pi
+    says otherwise; disagree when reports on a Pi point in opposite directions (never naughty by that alone);
+    pending when it works on a Pi, not yet recommended, nothing against it on either Pi."""
+    standing = {name: platform_standing(uas[name], boot[name]) for name in LIST_PLATFORMS}
     naughty: List[str] = []
-    disputed: List[str] = []
+    disputes: List[str] = []
+    boot_reasons: List[str] = []
     for name in LIST_PLATFORMS:
-        v = uas[name]
-        if v.confidence == "likely":
-            continue  # hearsay never lists a product
-        where = short_platform(name)
-        if v.verdict == "works-with-quirk" and v.grade != "failure-not-shown":
-            naughty.append(f"needs a usb-storage quirk on {where}{_on_usb3(v)}" +
-                           (f" — {v.link_note}" if v.link_note else ""))
-        elif v.verdict == "broken":
+        v, b, where = uas[name], boot[name], short_platform(name)
+        if uas_failed(v) and v.verdict == "works-with-quirk":
+            naughty.append(f"needs a usb-storage quirk on {where}{_on_usb3(v)}" + (f" — {v.link_note}" if v.link_note else ""))
+        elif uas_failed(v):
             naughty.append(f"UAS errors on {where} (cause not isolated)" if v.grade == "cause-not-isolated"
                            else f"UAS is broken on {where}")
-        elif v.verdict == "mixed":
-            disputed.append(f"{where} UAS reports disagree")
-    boot_reasons = []
-    for name in LIST_PLATFORMS:
-        v = boot[name]
-        if v.confidence in ("confirmed", "disputed") and v.verdict in ("fails", "intermittent"):
-            boot_reasons.append({"fails": f"does not boot a {short_platform(name)}{_on_usb3(v)}",
-                                 "intermittent": f"boots a {short_platform(name)} only some of the time{_on_usb3(v)}",
-                                 }[v.verdict] + (f" — {v.link_note}" if v.link_note else ""))
-        elif v.confidence == "disputed" and v.verdict == "mixed":
-            disputed.append(f"{short_platform(name)} boot reports disagree" + (f" — {v.link_note}" if v.link_note else ""))
+        elif disputed(v):
+            disputes.append(f"{where} UAS reports disagree")
+        if boot_failed(b):
+            boot_reasons.append({"fails": f"does not boot a {where}{_on_usb3(b)}",
+                                 "intermittent": f"boots a {where} only some of the time{_on_usb3(b)}"}[b.verdict]
+                                + (f" — {b.link_note}" if b.link_note else ""))
+        elif disputed(b):
+            disputes.append(f"{where} boot reports disagree" + (f" — {b.link_note}" if b.link_note else ""))
     if naughty:
-        return "naughty", naughty + boot_reasons + disputed
-    against = [f for name in LIST_PLATFORMS for f in uas[name].findings
-               if f.counted and f.outcome in ("broken", "works-with-quirk", "no-uas")]
-    recommended = [name for name in LIST_PLATFORMS if uas[name].recommended]
-    if recommended and not against:
+        return "naughty", naughty + boot_reasons + disputes
+    nothing_against = not any(against(uas[name]) for name in LIST_PLATFORMS)
+    recommended = [name for name in LIST_PLATFORMS if standing[name] == "recommended"]
+    if recommended and nothing_against:
         return "nice", [f"UAS works without a quirk on {' and '.join(short_platform(n) for n in recommended)}, "
                         "used at 5 Gbit/s or faster"]
-    if boot_reasons:
-        return "naughty", boot_reasons + disputed
-    if disputed:
-        return "disagree", disputed
-    pending = [name for name in LIST_PLATFORMS if uas[name].pending]
-    if pending and not against:
+    if any(standing[name] == "avoid" for name in LIST_PLATFORMS):
+        return "naughty", boot_reasons + disputes
+    if any(standing[name] == "disagree" for name in LIST_PLATFORMS):
+        return "disagree", disputes
+    pending = [name for name in LIST_PLATFORMS if standing[name] == "pending"]
+    if pending and nothing_against:
         return "pending", [PENDING_WHY[uas[n].grade or "pending"].format(where=short_platform(n)) for n in pending]
     return None, []
 
