@@ -373,3 +373,32 @@ def test_a_product_recommended_on_one_pi_is_not_made_naughty_by_a_failed_boot_on
     assert platform_standing(verdict.uas["pi4"], verdict.boot["pi4"]) == "avoid"
     assert platform_standing(verdict.uas["pi5"], verdict.boot["pi5"]) == "recommended"
     assert verdict.listing == "nice"
+
+
+# issue 35: today's kernel in the answer. Linux's own table (data/kernel/, the release the project imports) sets
+# IGNORE_UAS for 2109:0715 (VIA VL817) at every bcdDevice: a success on uas from an older kernel is history there.
+VL817 = (("2109", "0715"),)
+USED_FAST_PC = dict(USED_FAST, host="linux-x86_64")
+
+
+@pytest.mark.parametrize("kernel, grade", [("6.6.13", "kernel-ignores-uas"), (None, "kernel-ignores-uas"),
+                                           ("6.12.200", "recommended")])
+def test_a_success_on_uas_the_kernel_now_refuses_is_history(kernel, grade):
+    from uasdb.verdicts.engine import platform_standing
+    report = r(**USED_FAST_PC, **({"kernel": kernel} if kernel else {}))
+    verdict = adapter_verdict(record(report, usb_ids=VL817))
+    linux = verdict.uas["linux"]
+    assert linux.verdict == "works" and linux.grade == grade
+    if grade == "kernel-ignores-uas":
+        assert not linux.recommended and not linux.pending
+        assert platform_standing(linux) == "other"
+        assert "IGNORE_UAS" in linux.text and "usb-storage" in linux.text and "2109:0715" in linux.text
+        assert (f"on Linux {kernel} it ran uas" if kernel else "kernel version not given") in linux.text
+        assert linux.as_dict()["kernel_history"][0]["release"].startswith("6.12.")
+        assert linux.rank > adapter_verdict(record(report)).uas["linux"].rank  # ranks after a product that works
+
+
+def test_the_kernel_table_is_what_makes_it_history():
+    report = r(**USED_FAST_PC, kernel="6.6.13")
+    assert adapter_verdict(record(report, usb_ids=VL817), kernel=None).uas["linux"].grade == "recommended"
+    assert adapter_verdict(record(report)).uas["linux"].grade == "recommended"  # 152d:0578: no IGNORE_UAS

@@ -140,3 +140,15 @@ def test_each_list_is_what_the_pi_standings_roll_up_to(verdicts):
             assert not standings & {"avoid", "recommended"}, adapter_id
         if verdict.listing is None:
             assert "avoid" not in standings and "disagree" not in standings, adapter_id
+
+
+@pytest.mark.parametrize("adapter_id", ["inateck-fe2014", "ssk-sd301-usb-ssd-flash-drive"])
+def test_a_vl817_that_ran_uas_on_an_older_kernel_is_not_recommended_on_linux(site, verdicts, adapter_id):
+    catalog, adapters, _ = site
+    linux = verdicts[adapter_id].uas["linux"]
+    assert linux.grade == "kernel-ignores-uas" and not linux.recommended
+    assert "2109:0715 off uas by itself" in linux.text and "usb-storage" in linux.text
+    ranking = catalog["buy"]["linux"]
+    assert adapter_id not in ranking["recommended"] and adapter_id not in [p["id"] for p in ranking["top"]]
+    assert _buy_group(catalog, "linux", adapter_id) == "other"
+    assert adapters[adapter_id]["verdict"]["uas"]["linux"]["kernel_history"]

@@ -21,7 +21,10 @@ The rule, in words (docs/verdicts.md explains it with worked examples):
    480M says nothing about 5 Gbit/s and never outweighs a failure at a faster or unknown link.
 5. Credibility and time. A failure blamed on power, cable, hub, drive, host or software is shown but not
    counted. A failure a later release fixed (`fixed_in`) is shown as "fixed since" that version and not
-   counted against the product today; the report's successes still count.
+   counted against the product today; the report's successes still count. A success on uas from a kernel
+   older than the release the project imports (or of no stated version), for a unit that release keeps off uas
+   by itself (IGNORE_UAS), is history (kernel_history): a verdict resting on such successes alone is graded
+   *kernel-ignores-uas*, neither recommended nor pending, and says why.
 6. Platform verdict. Counted observed/stated findings decide it: one class when they agree, *mixed* only when
    a success meets a failure; failures of several kinds agree that it fails (combined_outcome). With none, hearsay decides it, shown as "likely" and never as a bare verdict. Hearsay that
    disagrees with observed/stated findings is listed, not counted. Only fixed failures: *fixed*.
@@ -45,7 +48,7 @@ The rule, in words (docs/verdicts.md explains it with worked examples):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -59,6 +62,8 @@ from ..records.evidence import (  # noqa: F401  (re-exported)
     evidence_driver,
     has_trouble,
 )
+from ..records.kernel_applies import builtin_flags, kernel_release, report_ids
+from ..records.reference import ReferenceDataError, load_kernel
 from ..records.vocabulary import HOST_PLATFORM, LIST_PLATFORMS, UNPLACED_HOSTS
 from ..records.vocabulary import PLATFORMS as VOCABULARY_PLATFORMS
 
@@ -132,7 +137,8 @@ LIKELY_SHORT = {
 }
 # Grades (rule 6): what a verdict's badge says instead of its bare word, and the sentence behind it.
 GRADE_SHORT = {"recommended": "Works", "bound": "Binds UAS", "slow-only": "Works at 480M", "pending": "Works (pending)",
-               "failure-not-shown": "Works with quirk", "cause-not-isolated": "Errors"}
+               "failure-not-shown": "Works with quirk", "cause-not-isolated": "Errors",
+               "kernel-ignores-uas": "Worked on an older kernel"}
 GRADE_TEXT = {
     "recommended": "UAS works, no quirk needed: used at 5 Gbit/s or faster",
     "failure-not-shown": "works with a quirk; no report shows or states the failure without it",
@@ -144,7 +150,7 @@ TONE = {"works": "good", "works-with-quirk": "warn", "works-with-workaround": "w
         "host-no-uas": "meh", "broken": "bad", "fails": "bad", "intermittent": "warn", "mixed": "warn", "fixed": "meh",
         "untested": "none"}
 GRADE_TONE = {"bound": "fair", "slow-only": "fair", "pending": "fair", "failure-not-shown": "meh",
-              "cause-not-isolated": "warn"}
+              "cause-not-isolated": "warn", "kernel-ignores-uas": "meh"}
 ICON = {"good": "✓", "fair": "✓", "warn": "!", "meh": "–", "bad": "✗", "none": "?"}
 # Sort order of tables, best first; a pending or hearsay verdict sorts after the same verdict on strong evidence.
 RANK = {"works": 1, "works-with-workaround": 4, "works-with-quirk": 4, "no-uas": 5, "host-no-uas": 5, "fixed": 6,
@@ -173,6 +179,7 @@ class Finding:
     port: Optional[str] = None     # usb2 or usb3, when the report says which kind of port
     failure_shown: bool = True     # works-with-quirk: the failure without the quirk is shown or stated
     cause_isolated: bool = True    # broken: False when the report says the cause was not isolated
+    history: bool = False          # works on uas, but today's kernel keeps this unit off uas (kernel_history)
 
     @property
     def superspeed(self) -> bool:
@@ -404,6 +411,9 @@ class PlatformVerdict:
         if self.kind == "boot":
             return "slow-only" if self.verdict == "works" and all(f.slow_only for f in deciding) else None
         if self.verdict == "works":
+            deciding = self.current
+            if not deciding:
+                return "kernel-ignores-uas"  # every success is history on today's kernel
             if any(f.depth != "bound" and f.superspeed for f in deciding):
                 return "recommended"
             if all(f.depth == "bound" for f in deciding):
@@ -425,7 +435,8 @@ class PlatformVerdict:
     @property
     def pending(self) -> bool:
         """Works on observed or stated evidence, but no report yet shows it used at 5 Gbit/s or faster."""
-        return self.kind == "uas" and self.verdict == "works" and self.confidence == "confirmed" and not self.recommended
+        return (self.kind == "uas" and self.verdict == "works" and self.confidence == "confirmed" and not self.recommended
+                and self.grade != "kernel-ignores-uas")
 
     @property
     def depth_link_text(self) -> Optional[str]:
@@ -454,6 +465,25 @@ class PlatformVerdict:
         return self._fixed
 
     _fixed: List[Dict[str, Any]] = field(default_factory=list)
+    # Successes on uas that today's kernel no longer gives (kernel_history): one entry per report.
+    kernel_history: List[Dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def current(self) -> List[Finding]:
+        """The deciding findings today's kernel still gives: all but successes it now keeps off uas."""
+        return [f for f in self.deciding if not f.history]
+
+    @property
+    def kernel_text(self) -> Optional[str]:
+        """Why a success on uas is history: "on Linux 6.6 it ran uas; as of Linux 6.12.117 …"."""
+        if not self.kernel_history:
+            return None
+        first = self.kernel_history[0]
+        kernels = sorted({h["kernel"] for h in self.kernel_history if h["kernel"]})
+        ran = f"on Linux {', '.join(kernels)}" if kernels else "in the report (its kernel version not given)"
+        return (f"{ran} it ran uas; as of Linux {first['release']}, the release this site imports, the kernel keeps "
+                f"{first['usb_id']} off uas by itself (IGNORE_UAS, {first['where']}), so a current kernel uses "
+                "usb-storage for it by default")
 
     @property
     def link_note(self) -> Optional[str]:
@@ -497,8 +527,12 @@ class PlatformVerdict:
         elif grade == "pending":
             sentence = ("UAS works without a quirk in use, but no report shows it used at 5 Gbit/s or faster: "
                         "pending more reports")
+        elif grade == "kernel-ignores-uas":
+            sentence = f"UAS worked without a quirk, but that is history: {self.kernel_text}"
         elif grade in GRADE_TEXT:
             sentence = GRADE_TEXT[grade]
+        if self.kernel_history and grade != "kernel-ignores-uas":
+            sentence += f"; {len(self.kernel_history)} success{'es' if len(self.kernel_history) != 1 else ''} set aside: {self.kernel_text}"
         if self.confidence == "likely":
             sentence += " — unverified: no report names the driver or shows output"
         if self.verdict != "mixed":  # failures of other kinds that agree with it (combined_outcome)
@@ -539,7 +573,8 @@ class PlatformVerdict:
     @property
     def rank(self) -> int:
         """Table order, best first: a pending success after a recommended one, hearsay after both."""
-        return RANK[self.verdict] + (1 if self.grade in ("bound", "slow-only", "pending", "failure-not-shown") else 0) \
+        return RANK[self.verdict] + (1 if self.grade in ("bound", "slow-only", "pending", "failure-not-shown",
+                                                         "kernel-ignores-uas") else 0) \
             + (2 if self.confidence == "likely" else 0)
 
     def as_dict(self) -> Dict[str, Any]:
@@ -550,7 +585,8 @@ class PlatformVerdict:
                 "confidence": self.confidence, "strength": self.strength, "basis": self.basis,
                 "basis_text": self.basis_text, "counted": self.counted, "discounted": self.discounted,
                 "superseded": self.superseded, "unverified": self.unverified, "disagreeing": self.disagreeing,
-                "set_aside_at_480m": self.set_aside_at_480m, "classes": self.classes, "fixed": self.fixed}
+                "set_aside_at_480m": self.set_aside_at_480m, "classes": self.classes, "fixed": self.fixed,
+                "kernel_history": self.kernel_history}
 
 
 def _fixed_entries(reports: Sequence[Mapping[str, Any]], findings: Iterable[Finding]) -> List[Dict[str, Any]]:
@@ -648,9 +684,50 @@ def combined_outcome(deciding: Sequence[Finding], reports: Sequence[Mapping[str,
     return "mixed"
 
 
-def verdict_for_platform(reports: List[Mapping[str, Any]], platform: str) -> PlatformVerdict:
+def verdict_for_platform(reports: List[Mapping[str, Any]], platform: str,
+                         history: Optional[Mapping[int, Dict[str, Any]]] = None) -> PlatformVerdict:
+    """The UAS verdict on a platform. `history` (kernel_history): reports whose success on uas today's kernel no
+    longer gives; on a Linux platform they still count as reports, but a verdict resting on them alone is not
+    recommended, pending or ranked as working (grade kernel-ignores-uas) and says why."""
     findings = [f for i, rep in enumerate(reports) if (f := uas_finding(i, rep, platform))]
-    return _aggregate(findings, reports, "uas", platform)
+    if history and PLATFORMS[platform]["linux"]:
+        findings = [replace(f, history=True) if f.report in history and f.outcome == "works" else f for f in findings]
+    verdict = _aggregate(findings, reports, "uas", platform)
+    verdict.kernel_history = [history[f.report] for f in findings if f.history] if history else []
+    return verdict
+
+
+def kernel_history(record: Mapping[str, Any], table: Any) -> Dict[int, Dict[str, Any]]:
+    """Report index -> why its success on uas is history: the kernel table (the release the project imports)
+    surely sets IGNORE_UAS for the unit it is about (its ID, and its bcdDevice or every bcdDevice) and the report
+    ran an older release or does not say which. A report on the imported release or newer is left alone (it
+    contradicts the table; the rule kernel-quirk-contradicted asks about it)."""
+    if table is None:
+        return {}
+    imported = kernel_release(table.release)
+    out: Dict[int, Dict[str, Any]] = {}
+    for index, report in enumerate(record.get("reports", [])):
+        if not (report.get("uas") == "works" or effective_driver(report) == "uas"):
+            continue
+        ran = kernel_release(report.get("kernel"))
+        if ran is not None and imported is not None and ran >= imported:
+            continue
+        for vid, pid, span in report_ids(record, report):
+            flags = builtin_flags(table, vid, pid, span)
+            if "IGNORE_UAS" in flags:
+                out[index] = {"report": index, "kernel": report.get("kernel"), "usb_id": f"{vid}:{pid}",
+                              "bcd_device": report.get("bcd_device"), "where": flags["IGNORE_UAS"],
+                              "release": table.release}
+                break
+    return out
+
+
+def default_kernel() -> Any:
+    """The kernel table the project imports (data/kernel/), or None when it is missing (then nothing is history)."""
+    try:
+        return load_kernel()
+    except ReferenceDataError:
+        return None
 
 
 def boot_verdict_for_platform(reports: List[Mapping[str, Any]], platform: str) -> PlatformVerdict:
@@ -965,9 +1042,15 @@ def list_for(uas: Mapping[str, PlatformVerdict], boot: Mapping[str, PlatformVerd
     return None, []
 
 
-def adapter_verdict(record: Mapping[str, Any]) -> AdapterVerdict:
+_DEFAULT = object()
+
+
+def adapter_verdict(record: Mapping[str, Any], kernel: Any = _DEFAULT) -> AdapterVerdict:
+    """Every verdict of one product. `kernel`: the kernel table today's answers are checked against (default: the
+    one the project imports; None: none), so a success on uas an older kernel gave is shown as history."""
     reports = list(record.get("reports", []))
-    uas = {name: verdict_for_platform(reports, name) for name in PLATFORMS}
+    history = kernel_history(record, default_kernel() if kernel is _DEFAULT else kernel)
+    uas = {name: verdict_for_platform(reports, name, history) for name in PLATFORMS}
     boot = {name: boot_verdict_for_platform(reports, name) for name, spec in PLATFORMS.items() if spec["pi"]}
     listing, reasons = list_for(uas, boot)
     sources = quirk_sources(record, uas)
