@@ -5,24 +5,29 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Sequence
 
-from ..records.vocabulary import LIST_PLATFORMS
+from ..records.vocabulary import LIST_PLATFORMS, PLATFORM_SHORT
 from .facets import badge_titles, facets, slug
 from .rows import badge
 
-# The lists' filters, one per badge an entry shows.
-FILTERS = {"pi4": "Pi 4 UAS", "pi5": "Pi 5 UAS", "pi4_boot": "Pi 4 boot", "pi5_boot": "Pi 5 boot"}
+# The badges an entry shows and the lists' filters, one per badge: UAS then boot on each platform whose verdicts
+# decide the lists (the schema's `lists`), keyed `<platform>` and `<platform>_boot`.
+BADGES = [(name, "uas", name, f"{PLATFORM_SHORT[name]} UAS") for name in LIST_PLATFORMS] + \
+         [(f"{name}_boot", "boot", name, f"{PLATFORM_SHORT[name]} boot") for name in LIST_PLATFORMS]
+FILTERS = {key: label for key, _, _, label in BADGES}
 
 
 def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:
     """One product on a list: its Pi verdict badges, why it is listed, the quirk line when a Pi report needed
     it (else the engine's advice, which names the platform the line came from), and the reports behind it."""
     verdict = adapter["verdict"]
-    counted = sorted({n for q in ("uas", "boot") for p in ("pi4", "pi5") for n in verdict[q][p]["counted"]})
+    counted = sorted({n for q in ("uas", "boot") for p in LIST_PLATFORMS for n in verdict[q][p]["counted"]})
     advice = verdict["advice"]
-    badges = {"pi4": badge(verdict["uas"]["pi4"]), "pi5": badge(verdict["uas"]["pi5"]),
-              "pi4_boot": badge(verdict["boot"]["pi4"]), "pi5_boot": badge(verdict["boot"]["pi5"])}
+    badges = {key: badge(verdict[question][platform]) for key, question, platform, _ in BADGES}
     return {
         "id": adapter["id"], "name": adapter["name"], "badges": badges,
+        # The badges in the order the entry shows them, each with its label ("Pi 4 UAS", "Pi 5 boot").
+        "badge_rows": [{"label": label, "badge": badges[key], "basis": question == "uas"}
+                       for key, question, _, label in BADGES],
         # The list's filters match the badges' words (FILTERS).
         "facets": {key: [slug(b["short"])] for key, b in badges.items() if b},
         "usb_ids": [f"{u['vid']}:{u['pid']}" for u in adapter.get("usb_ids", [])],

@@ -7,8 +7,8 @@ cannot boot from USB (only the 3B+ boots from USB out of the box; the 3B after s
 `usb_link` for boards whose fastest USB port is fixed (5000M on a Pi 4 or Pi 5, 480M on a Pi 3 and older; a
 Compute Module 4 has no USB 3 of its own, so it has none). The
 top-level `x-uasdb-platforms` annotation holds the platforms in the order the site shows them, each with its
-title, its `short` name, whether its verdicts decide the nice and naughty lists (`lists`) and its what-to-buy
-page (`buy`: slug and title); `x-uasdb-platform-focus` names the platforms buyers choose between, newest Pi first
+title, its `short` name, whether its verdicts decide the nice and naughty lists (`lists`), its what-to-buy
+page (`buy`: slug and title) and the platforms whose evidence is context for its expectations (`related`); `x-uasdb-platform-focus` names the platforms buyers choose between, newest Pi first
 (what-to-buy pages, chipset summaries, search badges and expectations follow it). Adding a platform is an edit
 of the schema alone: every list below, and every table and page built from them, picks it up. verdicts,
 export, the rules and the issue form take these from here; the probe, which ships as one stand-alone file,
@@ -84,6 +84,9 @@ LIST_PLATFORMS: Tuple[str, ...] = tuple(name for name, spec in _PLATFORMS.items(
 BUY_PAGES: Dict[str, Dict[str, str]] = {name: dict(_PLATFORMS[name]["buy"]) for name in FOCUS_PLATFORMS
                                          if "buy" in _PLATFORMS[name]}
 BOOT_FOCUS_PLATFORMS: Tuple[str, ...] = tuple(name for name in FOCUS_PLATFORMS if _PLATFORMS[name]["pi"])
+# The platforms whose evidence is weaker context for another's expectation (`related`: a Pi 4 for a Pi 5, Linux for
+# a Mac); a platform that names none has none.
+RELATED_PLATFORMS: Dict[str, Tuple[str, ...]] = {name: tuple(spec.get("related", ())) for name, spec in _PLATFORMS.items()}
 
 
 def _field_titles(field: str) -> Dict[str, str]:

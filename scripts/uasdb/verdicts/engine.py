@@ -292,7 +292,7 @@ def _why_not_counted(report: Mapping[str, Any], outcome: str) -> Optional[str]:
 
 
 def uas_finding(index: int, report: Mapping[str, Any], platform: str) -> Optional[Finding]:
-    if HOST_PLATFORM.get(report.get("host")) != platform:
+    if HOST_PLATFORM.get(report.get("host") or "") != platform:
         return None
     outcome = uas_outcome(report, platform)
     if outcome is None:
@@ -929,7 +929,7 @@ def disagreement(verdict: PlatformVerdict, reports: Sequence[Mapping[str, Any]])
         return None
     words = BOOT_VERDICT_TEXT if verdict.kind == "boot" else VERDICT_TEXT
     shorts = BOOT_VERDICT_SHORT if verdict.kind == "boot" else VERDICT_SHORT
-    sides = []
+    sides: List[Dict[str, Any]] = []
     for outcome, numbers in sorted(verdict.classes.items(), key=lambda kv: (RANK[kv[0]], kv[0])):
         facts = {key: sorted({v for n in numbers if (v := _fact(reports[n], key))}) for key, _ in DIFFERENCE_FIELDS}
         sides.append({"outcome": outcome, "short": shorts[outcome], "text": words[outcome], "reports": numbers,
