@@ -335,6 +335,9 @@ def test_counts_and_ranks_follow_the_filter(watched_page, site):
         if counter.count():
             assert counter.inner_text() == str(len(in_group))
     assert page.locator('[data-count="with_verdict"]').inner_text() == str(len(want))
+    no_model = page.locator('[data-count="no_model"]')
+    if no_model.count():
+        assert no_model.inner_text() == str(sum(1 for r in want if r["no_model"]))
     page.get_by_role("button", name=re.compile("Clear", re.I)).click()
     assert page.locator('[data-count="with_verdict"]').inner_text() == str(len(ranked)) == str(buy["counts"]["with_verdict"])
     assert page.problems == []

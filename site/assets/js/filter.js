@@ -85,7 +85,8 @@ function wire(panel) {
   const total = groups.reduce((n, group) => n + group.rows.length, 0);
   // What follows the filter besides the rows: each section's count ([data-section-count] in the list's section),
   // the rank column ([data-rank], renumbered over the rows shown) and the page's counts by section
-  // ([data-count="<group>"] counts the shown rows of that data-group; "with_verdict" all rows with a group).
+  // ([data-count="<group>"] counts the shown rows of that data-group; "with_verdict" all rows with a group,
+  // "no_model" those of them marked data-no-model).
   for (const group of groups) group.count = group.box.closest('section')?.querySelector('[data-section-count]');
   const counters = [...main.querySelectorAll('[data-count]')];
   const followFilter = () => {
@@ -100,7 +101,9 @@ function wire(panel) {
     const shownRows = groups.flatMap((group) => group.rows).filter(({ row }) => !row.hidden && row.dataset.group);
     for (const counter of counters) {
       const key = counter.dataset.count;
-      counter.textContent = String(shownRows.filter(({ row }) => key === 'with_verdict' || row.dataset.group === key).length);
+      const counts = ({ row }) => key === 'with_verdict' || row.dataset.group === key
+        || (key === 'no_model' && 'noModel' in row.dataset);
+      counter.textContent = String(shownRows.filter(counts).length);
     }
   };
 
