@@ -20,9 +20,10 @@ import yaml
 
 from uasdb import probe
 from uasdb.ingest import issue as issue_mod
+from uasdb.ingest.issueform import run_probe_form
 from uasdb.probe import cli as probe_cli
 from uasdb.probe.formlink import LINK_LIMIT, form_query
-from uasdb.publish.report_link import FORM_PATH, report_form, report_query, run_probe_form
+from uasdb.publish.report_link import FORM_PATH, report_form, report_query
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "data"

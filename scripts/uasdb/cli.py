@@ -82,6 +82,12 @@ def cmd_verdicts(args) -> int:
                 extra += f" — {len(platform_verdict.unverified)} unverified set aside" if platform_verdict.unverified else ""
                 extra += f" ({len(platform_verdict.disagreeing)} of them disagree)" if platform_verdict.disagreeing else ""
                 print(f"    {PLATFORMS[name]['label']} {kind}: {platform_verdict.short} · {platform_verdict.basis_text}{extra}")
+        for d in verdict.disagreements:
+            sides = "; ".join(f"{side['text']} (report{'s' if len(side['reports']) != 1 else ''} "
+                              f"{', '.join(f'#{n + 1}' for n in side['reports'])})" for side in d["sides"])
+            print(f"    {d['label']} reports disagree: {sides}. {d['explain']}")
+        if verdict.unplaced_text:
+            print(f"    {verdict.unplaced_text}")
         if all(v.verdict == "untested" for v in [*verdict.uas.values(), *verdict.boot.values()]):
             print("    no report reaches a verdict yet")
         if verdict.quirk_line:
@@ -141,9 +147,8 @@ def cmd_diff(args) -> int:
 
 
 def cmd_issue_form(args) -> int:
-    from .ingest.issueform import run_issue_form
+    from .ingest.issueform import run_issue_form, run_probe_form
     from .paths import ISSUE_FORM
-    from .publish.report_link import run_probe_form
     code = run_issue_form(Path(args.file), args.check)
     if code or Path(args.file).resolve() != ISSUE_FORM.resolve():
         return code

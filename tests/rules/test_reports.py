@@ -18,6 +18,13 @@ CASES = [
     ("workaround missing", adapter(report={"boot": "works-with-workaround"}), "workaround-needs-boot", ["reports[0].boot"]),
     ("workaround without boot", adapter(report={"boot_workaround": "USB_MSD_PWR_OFF_TIME=0"}), "workaround-needs-boot", ["reports[0].boot_workaround"]),
     ("boot on windows", adapter(report={"host": "windows", "boot": "works"}), "boot-needs-pi", ["reports[0].boot"]),
+    # issue 35: a Pi of unknown model was filed as an arm64 Linux computer, and counted as a Linux PC.
+    ("a Raspberry Pi filed as linux-arm64", adapter(report={"host": "linux-arm64", "host_detail": "A Raspberry Pi, model not given"}),
+     "pi-filed-as-other-host", ["reports[0].host"]),
+    ("an Orange Pi is another Linux computer", adapter(report={"host": "linux-arm64", "host_detail": "Orange Pi 5 Plus (RK3588)"}),
+     "pi-filed-as-other-host", []),
+    ("pi-unknown is the Pi's host", adapter(report={"host": "pi-unknown", "host_detail": "A Raspberry Pi, model not given"}),
+     "pi-filed-as-other-host", []),
 ]
 
 

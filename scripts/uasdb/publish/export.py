@@ -37,12 +37,14 @@ from ..verdicts.engine import (
     LIST_PLATFORMS,
     PLATFORMS,
     QUIRKS_PARAM_MAX_CHARS,
+    STANDINGS,
     TONE,
     VERDICT_SHORT,
     VERDICT_TEXT,
     adapter_verdict,
     combined_quirk_line,
     merge_quirk_entries,
+    platform_standing,
     quirk_line_fits,
     quirk_value_length,
     summary_line,
@@ -295,6 +297,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
     naughty = [a for a in adapters if a["verdict"]["list"] == "naughty"]
     nice = [a for a in adapters if a["verdict"]["list"] == "nice"]
     pending = [a for a in adapters if a["verdict"]["list"] == "pending"]
+    disagree = [a for a in adapters if a["verdict"]["list"] == "disagree"]
     naughty_verdicts = [v for v in verdicts if v.listing == "naughty"]
     for slot in usb.values():  # who a quirk for the ID would also hit (the naughty list and the quirk builder warn)
         slot["works_on_uas"] = [i for i in slot["adapters"] if works_on_linux_uas(verdict_by_id[i])]
@@ -308,6 +311,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
             "naughty": [a["id"] for a in naughty],
             "nice": [a["id"] for a in nice],
             "pending": [a["id"] for a in pending],
+            "disagree": [a["id"] for a in disagree],
             "naughty_quirk_line": combined_quirk_line(naughty_verdicts, exclude_ids=shared_with_working),
             "naughty_quirk_entries": naughty_entries,
             "naughty_excluded_ids": shared_with_working,
@@ -329,7 +333,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
         "boot_verdict_short": BOOT_VERDICT_SHORT,
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice),
-                   "pending": len(pending)},
+                   "pending": len(pending), "disagree": len(disagree)},
     }
     # Then each source's facts, in turn: what distributions ship, how common linux-hardware.org finds each ID, and
     # what Linux, usb.ids and smartmontools know (kernel_export.py).
@@ -423,42 +427,38 @@ def platform_quirk(verdict: Any, platform: str) -> Optional[Dict[str, str]]:
 _EXPECT_ORDER = {"works": 0, "no-uas": 1, "needs-quirk": 2}
 # How many untested products a what-to-buy page shows with their expectation (the best first; the count says all).
 EXPECTED_SHOWN = 100
-# Which part of a what-to-buy page a product goes in (buy_group): the order of the page's sections.
-BUY_GROUPS = ("recommended", "pending", "other", "avoid")
+# Which part of a what-to-buy page a product goes in: the engine's platform_standing, which the lists are rolled up
+# from too, so a page and a list never place a product differently. The order of the page's sections.
+BUY_GROUPS = STANDINGS
 _NVME = ("nvme", "nvme-sata")
 
 
 def buy_group(uas: Any, boot: Optional[Any]) -> str:
-    """recommended: UAS used at 5 Gbit/s without a quirk (nothing against) and booting not reported to fail;
-    avoid: on observed or stated evidence, a quirk shown to be needed, broken or disputed UAS, or a boot that
-    fails, works only sometimes, or is disputed; pending: UAS works, not yet recommended; other: the rest
-    (unverified reports, no UAS, a quirk whose need is not shown, booting only)."""
-    strong_uas = uas.confidence in ("confirmed", "disputed")
-    if strong_uas and (uas.verdict in ("broken", "mixed")
-                       or (uas.verdict == "works-with-quirk" and uas.grade != "failure-not-shown")):
-        return "avoid"
-    if boot is not None and boot.confidence in ("confirmed", "disputed") and boot.verdict in ("fails", "intermittent", "mixed"):
-        return "avoid"
-    if uas.recommended:
-        return "recommended"
-    if uas.pending:
-        return "pending"
-    return "other"
+    """The section of a what-to-buy page (BUY_GROUPS): the engine's platform_standing, nothing decided here."""
+    return platform_standing(uas, boot)
+
+
+def has_reports_on(adapter: Dict[str, Any], name: str) -> bool:
+    """A report from this platform says something: a UAS or boot verdict, or reports that reach none (`about`)."""
+    uas = adapter["verdict"]["uas"][name]
+    boot = adapter["verdict"]["boot"].get(name)
+    return uas["verdict"] != "untested" or bool(uas.get("about")) or bool(boot and (boot["verdict"] != "untested"
+                                                                                    or boot.get("about")))
 
 
 def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
-    """Per platform, every product with a vendor and a model number (something a buyer can order) that has any
-    verdict there, UAS or boot, good or bad, in the page's sections (BUY_GROUPS), best first within each:
-    verdict rank, then boot on a Pi, confidence, strongest evidence, number of reports, name. Untested ones are
-    only counted. `counts` says exactly what each number counts."""
+    """Per platform, every product with a vendor (something a buyer can look for; the model number when a report
+    gives one, else `model` is null and the row says so) that has reports there, UAS or boot, good or bad, in the
+    page's sections (BUY_GROUPS, the engine's platform_standing), best first within each: verdict rank, then boot
+    on a Pi, confidence, strongest evidence, number of reports, name. Products with no report there are only
+    counted, or shown as expected. `counts` says exactly what each number counts."""
     result = {}
     for name, title in BUY_PLATFORMS.items():
         spec = PLATFORMS[name]
-        orderable = [a for a in adapters if a.get("vendor") and a.get("model")]
+        orderable = [a for a in adapters if a.get("vendor")]
 
         def has_verdict(a, name=name):
-            boot = a["verdict"]["boot"].get(name)
-            return a["verdict"]["uas"][name]["verdict"] != "untested" or (boot and boot["verdict"] != "untested")
+            return has_reports_on(a, name)
         listed = [a for a in orderable if has_verdict(a)]
 
         def key(a, name=name):
@@ -472,9 +472,10 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
             boot = verdict.boot.get(name)
             group = buy_group(verdict.uas[name], boot)
             groups[group].append({
-                "id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a["model"],
+                "id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a.get("model"),
                 "drive_label": a["drive_label"], "chipset_name": a.get("chipset_name"), "group": group,
                 "recommended": group == "recommended", "asin": (a.get("product_codes") or {}).get("asin", []),
+                "no_model": not a.get("model"),
                 "uas": _lite(a["verdict"]["uas"][name]), "boot": _lite(a["verdict"]["boot"].get(name)),
                 "best_read": best_read(a, spec["hosts"]), "quirk": platform_quirk(verdict, name),
                 "nvme": a.get("drive_interface") in _NVME})
@@ -490,7 +491,7 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
                 # Beside it, the boot expectation on this Pi where there is one (never a verdict; weak unless the
                 # evaluation lets it be more: booting rests on the bootloader, the drive and power).
                 boot_e = (a.get("expected") or {}).get("boot", {}).get(name)
-                expected.append({"id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a["model"],
+                expected.append({"id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a.get("model"),
                                  "drive_label": a["drive_label"], "expected": e,
                                  "boot_expected": boot_e if boot_e and boot_e["state"] != "none" else None})
         expected.sort(key=lambda p: (_EXPECT_ORDER[p["expected"]["verdict"]], p["expected"]["confidence"] != "strong",
@@ -505,7 +506,9 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
                         "recommended": [p["id"] for p in picks], "top": picks[:3], "expected": expected,
                         "counts": {"with_verdict": len(listed), "recommended": len(picks),
                                    "recommended_and_boots": len(boots), "pending": len(groups["pending"]),
+                                   "disagree": len(groups["disagree"]),
                                    "other": len(groups["other"]), "avoid": len(groups["avoid"]),
+                                   "no_model": sum(1 for g in BUY_GROUPS for p in groups[g] if p["no_model"]),
                                    "untested_orderable": len(orderable) - len(listed),
                                    "nvme_boots": len(nvme_boots), "expected": expected_total},
                         "untested_orderable": len(orderable) - len(listed)}

@@ -10,6 +10,7 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from ..records.reference import load_usbids
 from ..records.rules.removals import PAGE_FOLDERS
+from ..records.vocabulary import PLATFORMS
 from . import adapter as adapter_page
 from . import api_index, probebuild
 from . import buy as buy_page
@@ -97,8 +98,17 @@ def _wrap(result: Any, generated_at: str) -> Dict[str, Any]:
     return {"schema_version": API_SCHEMA_VERSION, "generated_at": generated_at, "result": result}
 
 
-CSV_COLUMNS = ["id", "name", "vendor", "model", "kind", "drive_interface", "chipset", "usb_ids",
-               "list", "pi4_uas", "pi4_boot", "pi5_uas", "pi3", "linux_uas", "macos_uas", "quirk_line", "reports"]
+# The verdict columns: the established ones (column, question, platform), in the order consumers know, then one
+# `<platform>_uas` (and on a Pi `<platform>_boot`) for every other platform of the schema, so a platform added there
+# gets its columns with no edit here.
+_ESTABLISHED = [("pi4_uas", "uas", "pi4"), ("pi4_boot", "boot", "pi4"), ("pi5_uas", "uas", "pi5"), ("pi3", "uas", "pi3"),
+                ("linux_uas", "uas", "linux"), ("macos_uas", "uas", "macos")]
+_ESTABLISHED_PLATFORMS = {"pi4", "pi5", "pi3", "linux", "macos", "windows"}
+VERDICT_COLUMNS = _ESTABLISHED + [column for name, spec in PLATFORMS.items() if name not in _ESTABLISHED_PLATFORMS
+                                  for column in [(f"{name}_uas", "uas", name)]
+                                  + ([(f"{name}_boot", "boot", name)] if spec["pi"] else [])]
+CSV_COLUMNS = (["id", "name", "vendor", "model", "kind", "drive_interface", "chipset", "usb_ids", "list"]
+               + [column for column, _, _ in VERDICT_COLUMNS] + ["quirk_line", "reports"])
 
 
 # What makes a spreadsheet read a cell as a formula (`=HYPERLINK(…)`, `+cmd|' /C calc'!A0`, `@SUM(1+1)`), the
@@ -122,8 +132,7 @@ def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
         v = a["verdict"]
         row = [a["id"], a["name"], a.get("vendor", ""), a.get("model", ""), a["kind"], a.get("drive_interface", ""),
                a.get("chipset", ""), " ".join(f"{u['vid']}:{u['pid']}" for u in a.get("usb_ids", [])),
-               v["list"] or "", v["uas"]["pi4"]["verdict"], v["boot"]["pi4"]["verdict"], v["uas"]["pi5"]["verdict"],
-               v["uas"]["pi3"]["verdict"], v["uas"]["linux"]["verdict"], v["uas"]["macos"]["verdict"],
+               v["list"] or "", *[(v[question].get(platform) or {}).get("verdict", "") for _, question, platform in VERDICT_COLUMNS],
                v["quirk_line"] or "", len(a["reports"])]
         writer.writerow([spreadsheet_cell(cell) for cell in row])
     return out.getvalue()
@@ -218,7 +227,7 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     kernel = catalog.get("kernel") or {}
     filters = {"usb": usb_page.index_filters(usb_rows, kernel.get("version")),
                "chipsets": chipset_page.index_filters(chipset_rows),
-               "naughty": lists_page.filters(lists["entries"]["naughty"]),
+               "naughty": lists_page.filters(lists["entries"]["naughty"] + lists["entries"]["disagree"]),
                "nice": lists_page.filters(lists["entries"]["nice"] + lists["entries"]["pending"])}
     yield COMMON_JSON, [dumps(COMMON_JSON, common(catalog, generated_at)), "\n"]
     yield PAGES_JSON, [dumps(PAGES_JSON, pages(catalog, filters)), "\n"]

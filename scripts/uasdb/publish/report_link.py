@@ -61,9 +61,3 @@ def probe_form_text(form_path: Path = FORM_PATH) -> str:
             "from __future__ import annotations\n\n"
             "from typing import Any, Dict\n\n"
             f"REPORT_FORM: Dict[str, Any] = {facts}\n")
-
-
-def run_probe_form(check_only: bool, form_path: Path = FORM_PATH, out: Path = PROBE_FORM) -> int:
-    from ..ingest.importers.common import write_generated
-    report_form.cache_clear()
-    return write_generated(out, probe_form_text(form_path), check_only, "uasdb issue-form")

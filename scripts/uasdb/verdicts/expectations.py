@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from ..records.vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS, PLATFORM_SHORT
+from ..records.vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS, PLATFORM_SHORT, RELATED_PLATFORMS
 from .engine import HOST_PLATFORM, PLATFORMS, AdapterVerdict, adapter_verdict, short_platform
 
 UAS_PLATFORMS = FOCUS_PLATFORMS
@@ -576,8 +576,7 @@ class Related:
             items += self.distribution_items(ids, platform, hidden_urls)
         sharing = {other for usb_id in ids for other, _ in self.by_id.get(f"{usb_id['vid']}:{usb_id['pid']}", [])}
         items += self.same_chip_items(adapter["id"], adapter.get("chipset"), platform, question, 3, skip=sharing)
-        # The other Pi for a Pi, a Linux PC for a Mac (any other platform: none, rather than a KeyError).
-        related = {"pi4": ("pi5",), "pi5": ("pi4",), "macos": ("linux",)}.get(platform, ())
+        related = RELATED_PLATFORMS.get(platform, ())  # the schema's `related` (x-uasdb-platforms)
         for other in related:
             for item in (self.same_id_items(adapter["id"], ids, other, question, 4)
                          + self.same_chip_items(adapter["id"], adapter.get("chipset"), other, question, 4, skip=sharing)):

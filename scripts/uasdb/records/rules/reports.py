@@ -1,9 +1,9 @@
 """Reports: sourced, explained when negative, possible for the host."""
 import re
 
-from ...verdicts.engine import HOST_PLATFORM, PLATFORMS, TROUBLE_IN_DMESG
-from ..problems import Finding
-from ..vocabulary import NO_UAS_HOSTS
+from ..evidence import TROUBLE_IN_DMESG
+from ..problems import WARNING, Finding
+from ..vocabulary import HOST_PLATFORM, HOST_TITLES, NO_UAS_HOSTS, PLATFORMS, UNPLACED_HOSTS
 from . import rule
 
 OLD_PI_HOSTS = NO_UAS_HOSTS
@@ -103,3 +103,22 @@ def workaround_needs_boot(record, ctx):
         if report.get("boot_workaround") and report.get("boot") != "works-with-workaround":
             yield Finding(("reports", index, "boot_workaround"), "a workaround is given but `boot` is not works-with-workaround",
                           "set `boot: works-with-workaround`")
+
+
+_RASPBERRY_PI = re.compile(r"\bRaspberry\s*Pi\b|\bRPi\s*[0-9]|\braspi\b", re.IGNORECASE)
+
+
+@rule("pi-filed-as-other-host", "a report from a Raspberry Pi is filed under a Pi host, never as another Linux computer",
+      severity=WARNING,
+      example='`host: linux-arm64`, but `host_detail` says the computer is a Raspberry Pi — use the Pi\'s host (`pi4`, '
+              '`pi5`, …), or `pi-unknown` when the source does not say which model')
+def pi_filed_as_other_host(record, ctx):
+    unknown = ", ".join(f"`{h}` ({HOST_TITLES[h]})" for h in UNPLACED_HOSTS)
+    for index, report in enumerate(record.data.get("reports", [])):
+        platform = HOST_PLATFORM.get(report.get("host"))
+        if platform is None or PLATFORMS[platform]["pi"] or not PLATFORMS[platform]["linux"]:
+            continue
+        if _RASPBERRY_PI.search(report.get("host_detail") or ""):
+            yield Finding(("reports", index, "host"),
+                          f"`host: {report['host']}`, but `host_detail` says the computer is a Raspberry Pi",
+                          f"use the Pi's host (`pi4`, `pi5`, …), or {unknown} when the source does not say which model")
