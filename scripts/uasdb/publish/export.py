@@ -29,6 +29,7 @@ from ..records.database import KIND_DIRS, LoadCache, check, relative_to
 from ..records.reference import ReferenceDataError, load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
 from ..records.vocabulary import BUY_PAGES, FOCUS_PLATFORMS, HOST_TITLES, HOST_USB_LINK, PLATFORM_SHORT
+from ..verdicts.answer import add_answers, naughty_combined_line, naughty_quirk_entries
 from ..verdicts.engine import (
     BOOT_VERDICT_SHORT,
     BOOT_VERDICT_TEXT,
@@ -41,8 +42,6 @@ from ..verdicts.engine import (
     VERDICT_SHORT,
     VERDICT_TEXT,
     adapter_verdict,
-    combined_quirk_line,
-    merge_quirk_entries,
     quirk_line_fits,
     quirk_value_length,
     summary_line,
@@ -225,11 +224,9 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
     changes = _last_changes(pathspecs)
     chipsets = {r.data["id"]: r.data for r in records if r.kind == "chipset"}
     adapters: List[Dict[str, Any]] = []
-    verdicts = []
     verdict_by_id = {}
     for record in sorted((r for r in records if r.kind == "adapter"), key=lambda r: r.data["id"]):
         _, verdict, verdict_dict, summary, chart, query = cache.adapter(record) if cache else _adapter_parts(record)
-        verdicts.append(verdict)
         verdict_by_id[record.data["id"]] = verdict
         rel = _repo_relative(record.path)
         entry = dict(record.data)
@@ -295,10 +292,9 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
     naughty = [a for a in adapters if a["verdict"]["list"] == "naughty"]
     nice = [a for a in adapters if a["verdict"]["list"] == "nice"]
     pending = [a for a in adapters if a["verdict"]["list"] == "pending"]
-    naughty_verdicts = [v for v in verdicts if v.listing == "naughty"]
     for slot in usb.values():  # who a quirk for the ID would also hit (the naughty list and the quirk builder warn)
         slot["works_on_uas"] = [i for i in slot["adapters"] if works_on_linux_uas(verdict_by_id[i])]
-    naughty_entries = _naughty_quirk_entries(naughty, verdict_by_id, usb)
+    naughty_entries = naughty_quirk_entries(naughty, verdict_by_id, usb)
     shared_with_working = [e["usb_id"] for e in naughty_entries if e["shared_with_working"]]
     site: Dict[str, Any] = {
         "adapters": adapters,
@@ -308,9 +304,11 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
             "naughty": [a["id"] for a in naughty],
             "nice": [a["id"] for a in nice],
             "pending": [a["id"] for a in pending],
-            "naughty_quirk_line": combined_quirk_line(naughty_verdicts, exclude_ids=shared_with_working),
+            "naughty_quirk_line": naughty_combined_line(naughty_entries),
             "naughty_quirk_entries": naughty_entries,
             "naughty_excluded_ids": shared_with_working,
+            # Entries only another platform's reports needed: named in the table, never in the Pi line.
+            "naughty_elsewhere_ids": [e["usb_id"] for e in naughty_entries if not e["pi"]],
             "quirks_param_max_chars": QUIRKS_PARAM_MAX_CHARS,
             "quirks_param_patched": PATCHED_QUIRKS_LIMIT,
         },
@@ -339,6 +337,7 @@ def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCa
     add_wanted(site)
     add_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
                      list(chipsets.values()))
+    add_answers(site, verdict_by_id)
     site["buy"] = buy_rankings(adapters, verdict_by_id)
     site["buy_order"] = list(BUY_PLATFORMS)
     site["latest_reports"] = latest_reports(adapters)
@@ -405,22 +404,6 @@ def best_read(adapter: Dict[str, Any], hosts: Sequence[str]) -> Optional[Dict[st
             "drive_label": bar["drive_label"], "report": bar["report"]}
 
 
-def platform_quirk(verdict: Any, platform: str) -> Optional[Dict[str, str]]:
-    """The quirk line a ranking row for `platform` may show, and in which words: "needs" only when reports on
-    that platform needed it; "works with" when they applied it without showing the failure; otherwise the
-    platform the line came from, so a Linux PC's line never reads as the Pi's."""
-    here = verdict.quirk_entries_for([platform])
-    pv = verdict.uas[platform]
-    if here:
-        words = "works with" if pv.grade == "failure-not-shown" else "needs"
-        return {"words": words, "line": "usb-storage.quirks=" + ",".join(here)}
-    others = [s for s in verdict.quirk_sources if platform not in s["platforms"]]
-    if not others:
-        return None
-    where = ", ".join(dict.fromkeys(PLATFORMS[p]["label"] for s in others for p in s["platforms"]))
-    return {"words": f"{where} reports needed", "line": "usb-storage.quirks=" + ",".join(s["entry"] for s in others)}
-
-
 _EXPECT_ORDER = {"works": 0, "no-uas": 1, "needs-quirk": 2}
 # How many untested products a what-to-buy page shows with their expectation (the best first; the count says all).
 EXPECTED_SHOWN = 100
@@ -477,7 +460,7 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
                 "drive_label": a["drive_label"], "chipset_name": a.get("chipset_name"), "group": group,
                 "recommended": group == "recommended", "asin": (a.get("product_codes") or {}).get("asin", []),
                 "uas": _lite(a["verdict"]["uas"][name]), "boot": _lite(a["verdict"]["boot"].get(name)),
-                "best_read": best_read(a, spec["hosts"]), "quirk": platform_quirk(verdict, name),
+                "best_read": best_read(a, spec["hosts"]), "answer": {k: a["answers"][name][k] for k in ("do", "text", "line")},
                 "nvme": a.get("drive_interface") in _NVME})
         picks = groups["recommended"]
         products = [p for g in BUY_GROUPS if g != "avoid" for p in groups[g]]
@@ -654,24 +637,6 @@ def works_on_linux_uas(verdict: Any) -> bool:
     would take that away from it."""
     return any(v.verdict == "works" and v.confidence == "confirmed"
                for name, v in verdict.uas.items() if PLATFORMS[name]["linux"])
-
-
-def _naughty_quirk_entries(naughty: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
-                           usb: Dict[str, Dict[str, Any]]) -> List[Dict[str, Any]]:
-    """One entry per USB ID on the naughty list's quirk line, with the products it comes from and the products
-    known to work without it that the same entry would also hit."""
-    merged = merge_quirk_entries(e for a in naughty for e in verdict_by_id[a["id"]].quirk_entries)
-    sources_by_id: Dict[str, List[str]] = {}
-    for a in naughty:
-        for entry in verdict_by_id[a["id"]].quirk_entries:
-            sources_by_id.setdefault(entry.rsplit(":", 1)[0], []).append(a["id"])
-    entries = []
-    for usb_id, flags in merged.items():
-        sources = sorted(set(sources_by_id.get(usb_id, [])))
-        working = [i for i in usb.get(usb_id, {}).get("works_on_uas", []) if i not in sources]
-        entries.append({"usb_id": usb_id, "entry": f"{usb_id}:{flags}", "line": f"usb-storage.quirks={usb_id}:{flags}",
-                        "adapters": sources, "shared_with_working": working})
-    return entries
 
 
 def usb_summary(slot: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], kernel_version: Optional[str]) -> str:

@@ -73,7 +73,10 @@ def quirk_index(catalog: Mapping[str, Any]) -> Dict[str, Any]:
                "chipset": a.get("chipset"), "chipset_name": a.get("chipset_name"),
                "usb_ids": [{"vid": u["vid"], "pid": u["pid"], **({"bcd_device": u["bcd_device"]} if u.get("bcd_device") else {})}
                            for u in a.get("usb_ids", [])],
-               "quirk_entries": a["verdict"]["quirk_entries"], "quirk_sources": a["verdict"]["quirk_sources"]}
+               "quirk_entries": a["verdict"]["quirk_entries"], "quirk_sources": a["verdict"]["quirk_sources"],
+               # Per platform where a quirk was needed, not needed, or tried in vain: the product's answer in words.
+               "answers": [a["answers"][p]["sentence"] for p in a["answers"]
+                           if a["answers"][p]["do"] in ("quirk", "quirk-applied", "not-needed", "tried")]}
               for a in catalog["adapters"] if a["verdict"]["quirk_entries"]]
     return {"adapters": quirky, "total": len(catalog["adapters"])}
 
@@ -98,7 +101,8 @@ def _wrap(result: Any, generated_at: str) -> Dict[str, Any]:
 
 
 CSV_COLUMNS = ["id", "name", "vendor", "model", "kind", "drive_interface", "chipset", "usb_ids",
-               "list", "pi4_uas", "pi4_boot", "pi5_uas", "pi3", "linux_uas", "macos_uas", "quirk_line", "reports"]
+               "list", "pi4_uas", "pi4_boot", "pi5_uas", "pi3", "linux_uas", "macos_uas", "quirk_line", "quirk_from",
+               "pi4_do", "pi5_do", "reports"]
 
 
 # What makes a spreadsheet read a cell as a formula (`=HYPERLINK(…)`, `+cmd|' /C calc'!A0`, `@SUM(1+1)`), the
@@ -124,7 +128,8 @@ def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
                a.get("chipset", ""), " ".join(f"{u['vid']}:{u['pid']}" for u in a.get("usb_ids", [])),
                v["list"] or "", v["uas"]["pi4"]["verdict"], v["boot"]["pi4"]["verdict"], v["uas"]["pi5"]["verdict"],
                v["uas"]["pi3"]["verdict"], v["uas"]["linux"]["verdict"], v["uas"]["macos"]["verdict"],
-               v["quirk_line"] or "", len(a["reports"])]
+               v["quirk_line"] or "", "; ".join(f"{q['entry']}: {q['where']}" for q in v["quirk_sources"]),
+               a["answers"]["pi4"]["text"], a["answers"]["pi5"]["text"], len(a["reports"])]
         writer.writerow([spreadsheet_cell(cell) for cell in row])
     return out.getvalue()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Sequence
 
+from ..records.vocabulary import LIST_PLATFORMS
 from .facets import badge_titles, facets, slug
 from .rows import badge
 
@@ -13,11 +14,10 @@ FILTERS = {"pi4": "Pi 4 UAS", "pi5": "Pi 5 UAS", "pi4_boot": "Pi 4 boot", "pi5_b
 
 
 def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:
-    """One product on a list: its Pi verdict badges, why it is listed, the quirk line when a Pi report needed
-    it (else the engine's advice, which names the platform the line came from), and the reports behind it."""
+    """One product on a list: its Pi verdict badges, why it is listed, what to do on each Pi (its answers), and
+    the reports behind it."""
     verdict = adapter["verdict"]
     counted = sorted({n for q in ("uas", "boot") for p in ("pi4", "pi5") for n in verdict[q][p]["counted"]})
-    advice = verdict["advice"]
     badges = {"pi4": badge(verdict["uas"]["pi4"]), "pi5": badge(verdict["uas"]["pi5"]),
               "pi4_boot": badge(verdict["boot"]["pi4"]), "pi5_boot": badge(verdict["boot"]["pi5"])}
     return {
@@ -26,8 +26,9 @@ def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:
         "facets": {key: [slug(b["short"])] for key, b in badges.items() if b},
         "usb_ids": [f"{u['vid']}:{u['pid']}" for u in adapter.get("usb_ids", [])],
         "reasons": verdict["reasons"],
-        "quirk_line": verdict["quirk_line"] if advice["scope"] == "pi" else None,
-        "advice": advice["text"] if advice["scope"] not in ("pi", "none") else None,
+        # What to do on each Pi: the product's answers (verdicts/answer.py), a line only where a Pi report needed it.
+        "answers": [{k: adapter["answers"][p][k] for k in ("platform", "label", "do", "text", "line")}
+                    for p in LIST_PLATFORMS],
         "evidence": [{"report": n + 1, "url": adapter["reports"][n]["source"].get("url")} for n in counted],
     }
 

@@ -20,23 +20,19 @@ def model(key: str, slot: Mapping[str, Any], catalog: Mapping[str, Any], adapter
     products = [adapters[i] for i in slot["adapters"]]
     platforms = catalog["platforms"]
     id_verdict = slot.get("verdict") or {}
-    verdict_rows = [{"platform": p, "label": platforms[p]["label"], "verdict": id_verdict[p],
+    answers = slot.get("answers") or {}
+    # The badge is the ID's answer (verdicts/answer.py): the products' own words, grade kept ("Works (pending)").
+    verdict_rows = [{"platform": p, "label": platforms[p]["label"],
+                     "verdict": dict(id_verdict[p], **{k: answers[p][k] for k in ("short", "tone", "icon")}),
                      "products": [{"id": i, "name": adapters[i]["name"], **v} for i, v in id_verdict[p]["products"].items()]}
                     for p in catalog["platform_order"] if p in id_verdict and id_verdict[p]["verdict"] != "untested"]
-    # One line per distinct quirk entry the products' reports used for this ID, kept so it preserves the
-    # built-in flags, with the products it comes from.
-    lines: Dict[str, Dict[str, Any]] = {}
-    for product in products:
-        for entry in (product.get("kernel") or {}).get("quirk_entries", []):
-            if entry["entry"].startswith(f"{key}:"):
-                line = lines.setdefault(entry["preserving"], {"names": [], "rewritten": False})
-                if product["name"] not in line["names"]:
-                    line["names"].append(product["name"])
-                line["rewritten"] = line["rewritten"] or entry["entry"] != entry["preserving"]
-    quirk_lines = [{"line": f"usb-storage.quirks={entry}",
-                    "label": f"The line the reports of {_join(v['names'])} needed"
-                             f"{', with the built-in flags kept' if v['rewritten'] else ''}:"}
-                   for entry, v in lines.items()]
+    # What to do per platform with a verdict or a line: the ID's answers, a line box only under its own platform.
+    what_to_do = []
+    for p in catalog["platform_order"]:
+        answer = answers.get(p)
+        if answer and (answer["verdict"] != "untested" or answer["line"]):
+            what_to_do.append(dict(answer, box=f"quirk-line-{len([w for w in what_to_do if w['line']]) + 1}"
+                                   if answer["line"] else None))
     kernel_first = (slot.get("kernel") or [{}])[0] if slot.get("kernel") else {}
     return dict(
         {k: v for k, v in slot.items() if k != "adapters"},
@@ -52,16 +48,12 @@ def model(key: str, slot: Mapping[str, Any], catalog: Mapping[str, Any], adapter
             "expected": [{"platform": p, "label": platforms[p]["label"], "expectation": e}
                          for p in catalog["platform_order"] for e in [(slot.get("expected") or {}).get(p)]
                          if e and e["state"] != "none"],
-            "quirk_lines": quirk_lines,
+            "what_to_do": what_to_do,
             "kernel_name": {"vendor": kernel_first.get("vendor"), "product": kernel_first.get("product")}
                            if kernel_first.get("vendor") or kernel_first.get("product") else None,
             "also": slot["spellings"][1:],
             "kernel_flags": kernel_flags(slot),
         })
-
-
-def _join(names: List[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _kernel_parts(slot: Mapping[str, Any]) -> Tuple[List[str], bool]:
