@@ -236,8 +236,7 @@ def id_answer(key: str, products: Sequence[Mapping[str, Any]], id_verdict: Mappi
     sides = [f"{r['name']}: {r['short']}" + _side_tail(r) for r in tested]
     parts = []
     if sides:
-        lead = f"Products with this ID disagree {_on(platform)}" if state == "depends" else _on(platform)[0].upper() + _on(platform)[1:]
-        parts.append(f"{lead}: " + "; ".join(sides) + ".")
+        parts.append(("Products with this ID disagree: " if state == "depends" else "") + "; ".join(sides) + ".")
     else:
         parts.append(f"No product with this ID has a verdict {_on(platform)} yet.")
         seen = {e["entry"]: e["where"] for r in rows for e in r["elsewhere"]}

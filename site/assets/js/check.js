@@ -279,7 +279,8 @@ function flagsFor(device, matches, ctx, kernelInfo, found, id) {
     }
     flags.push(el('li', { class: 'flag flag-uas-works', 'data-flag': 'usb-storage-but-uas-works' },
       el('strong', {}, 'Your adapter is on usb-storage, but reports say it works with UAS'), ' on a ', where, ': ',
-      names(works, base), '. ', why));
+      names(works, base), '. ', why,
+      id?.answer.verdict === 'depends' ? [' Other products with this ID do not: see ', el('em', {}, `On ${where}`), ' below.'] : null));
   }
   if (device.driver === 'uas' && needs.length && !noUas(platform)) {
     const entries = (id?.rows || []).flatMap((r) => r.entries);
