@@ -88,6 +88,10 @@ def _preserving(entries: Iterable[str], kernel: Optional[Mapping[str, Any]]) -> 
     return [rewritten.get(e, e) for e in entries]
 
 
+def _linux(kernel: Optional[Mapping[str, Any]]) -> str:
+    return f"Linux {kernel['version']}" if kernel and kernel.get("version") else "Linux"
+
+
 def _sentence(platform: str, badge: str, text: str) -> str:
     return f"{PLATFORMS[platform]['label'].replace('Raspberry ', '')}: {badge}. {text}"
 
@@ -111,6 +115,7 @@ def product_answer(adapter: Mapping[str, Any], verdict: Any, platform: str,
         entries = [s["entry"] for s in here]
         where = "; ".join(f"{s['entry']}: {s['where']}" for s in here)
         line = QUIRK_PREFIX + ",".join(_preserving(entries, adapter.get("kernel")))
+        keeps = line != QUIRK_PREFIX + ",".join(entries)
         if pv.verdict == "works-with-quirk" and pv.grade == "failure-not-shown":
             kind = "quirk-applied"
             parts.append(f"Reports {_here(platform)} ran it with this line ({where}); none shows it fail without it.")
@@ -141,6 +146,9 @@ def product_answer(adapter: Mapping[str, Any], verdict: Any, platform: str,
         if not tried:
             parts.append(f"No report {_here(platform)} names a line that fixes it." if not elsewhere else
                          f"No report {_here(platform)} shows whether a quirk helps; {elsewhere_text}.")
+    if line and keeps:
+        parts.append(f"The line keeps the flags {_linux(adapter.get('kernel'))} sets for this ID by itself, which a "
+                     "usb-storage.quirks entry would otherwise replace.")
     if tried:
         if kind == "no-fix":
             kind = "tried"
@@ -243,6 +251,9 @@ def id_answer(key: str, products: Sequence[Mapping[str, Any]], id_verdict: Mappi
         if seen:
             parts.append("; ".join(f"{entry} is what reports elsewhere needed ({where})" for entry, where in seen.items())
                          + "; no report here shows whether it is needed.")
+    if line and set(line.rsplit(":", 1)[1]) != {f for e in entries for f in e.split(":")[2]}:
+        parts.append(f"The line keeps the flags {_linux(products[0].get('kernel'))} sets for this ID by itself, "
+                     "which a usb-storage.quirks entry would otherwise replace.")
     ship_text = _shipped_text(ships)
     if ship_text:
         parts.append(ship_text[0].upper() + ship_text[1:] + ".")
