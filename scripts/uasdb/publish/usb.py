@@ -27,7 +27,7 @@ def model(key: str, slot: Mapping[str, Any], catalog: Mapping[str, Any], adapter
                      "products": [{"id": i, "name": adapters[i]["name"], **v} for i, v in id_verdict[p]["products"].items()]}
                     for p in catalog["platform_order"] if p in id_verdict and id_verdict[p]["verdict"] != "untested"]
     # What to do per platform with a verdict or a line: the ID's answers, a line box only under its own platform.
-    what_to_do = []
+    what_to_do: List[Dict[str, Any]] = []
     for p in catalog["platform_order"]:
         answer = answers.get(p)
         if answer and (answer["verdict"] != "untested" or answer["line"]):
