@@ -92,6 +92,15 @@ def _linux(kernel: Optional[Mapping[str, Any]]) -> str:
     return f"Linux {kernel['version']}" if kernel and kernel.get("version") else "Linux"
 
 
+def _where_on(adapter: Mapping[str, Any], source: Mapping[str, Any], platform: str) -> str:
+    """Where an entry came from on one platform: "Raspberry Pi 4, kernel 6.12.62-v8, 1 report" (a source's own
+    `where` counts every platform's reports)."""
+    reports = adapter.get("reports", [])
+    mine = [n for n in source["reports"] if reports[n].get("host") in PLATFORMS[platform]["hosts"]]
+    kernels = sorted({reports[n]["kernel"] for n in mine if reports[n].get("kernel")})
+    return _label(platform) + (f", kernel {', '.join(kernels)}" if kernels else "") + f", {_n(len(mine), 'report')}"
+
+
 def _sentence(platform: str, badge: str, text: str) -> str:
     return f"{PLATFORMS[platform]['label'].replace('Raspberry ', '')}: {badge}. {text}"
 
@@ -113,7 +122,7 @@ def product_answer(adapter: Mapping[str, Any], verdict: Any, platform: str,
     kind: str
     if here and strong:
         entries = [s["entry"] for s in here]
-        where = "; ".join(f"{s['entry']}: {s['where']}" for s in here)
+        where = "; ".join(f"{s['entry']}: {_where_on(adapter, s, platform)}" for s in here)
         line = QUIRK_PREFIX + ",".join(_preserving(entries, adapter.get("kernel")))
         keeps = line != QUIRK_PREFIX + ",".join(entries)
         if pv.verdict == "works-with-quirk" and pv.grade == "failure-not-shown":
@@ -171,7 +180,7 @@ def product_answer(adapter: Mapping[str, Any], verdict: Any, platform: str,
         "confidence": pv.confidence, "basis_text": pv.basis_text,
         "do": kind, "text": text, "line": line,
         "entries": [s["entry"] for s in here] if line else [],
-        "where": "; ".join(s["where"] for s in here) if line else None,
+        "where": "; ".join(_where_on(adapter, s, platform) for s in here) if line else None,
         "elsewhere": [{"entry": s["entry"], "where": s["where"], "platforms": s["platforms"]} for s in elsewhere],
         "tried": [n + 1 for n in tried],
         "shipped": ships,
@@ -280,7 +289,7 @@ def _preserving_of(row: Mapping[str, Any]) -> List[str]:
 
 def _side_tail(row: Mapping[str, Any]) -> str:
     """" (8 reports · observed · 2019–2026; needs 152d:0578:u)": what a product's side rests on and what it does."""
-    what = {"quirk": f"needs {', '.join(row['entries'])}", "quirk-applied": f"runs with {', '.join(row['entries'])}",
+    what = {"quirk": f"{'some reports needed' if row['verdict'] == 'mixed' else 'needs'} {', '.join(row['entries'])}", "quirk-applied": f"runs with {', '.join(row['entries'])}",
             "not-needed": "; ".join(f"not needed here: {e['entry']} came from {e['where']}" for e in row["elsewhere"])
             or "no quirk needed here", "nothing": "no quirk needed", "tried": "the quirk did not help"}
     parts = [p for p in (row["basis_text"], what.get(row["do"]) if row["entries"] or row["do"] not in ("quirk", "quirk-applied") else None) if p]
@@ -295,7 +304,7 @@ def add_answers(site: Dict[str, Any], verdict_by_id: Mapping[str, Any]) -> None:
         adapter["answers"] = product_answers(adapter, verdict_by_id[adapter["id"]], by_id)
         adapter["answer_summary"] = summary(adapter["answers"])
         # The opening sentence (and meta description, feed entry, link preview) gives the answer per Pi first.
-        adapter["summary"] = f"{adapter['answer_summary']} {adapter['summary']}"
+        adapter["summary"] = " ".join(p for p in (adapter["answer_summary"], adapter.get("summary")) if p)
     adapters = {a["id"]: a for a in site["adapters"]}
     for key, slot in site["usb"].items():
         if not slot["adapters"]:
