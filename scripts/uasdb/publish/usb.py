@@ -103,3 +103,52 @@ def index_filters(rows: Sequence[Mapping[str, Any]], kernel_version: Optional[st
     """The filters the USB ID list offers over usb.json's rows."""
     linux = f"Linux {kernel_version}" if kernel_version else "Linux"
     return facets([r["facets"] for r in rows], [("products", "Products", PRODUCTS), ("linux", linux, LINUX)])
+
+
+def usb_key(vid: str, pid: str) -> str:
+    return f"{vid}:{pid}"
+
+
+def usb_spellings(vid: str, pid: str) -> List[str]:
+    """The ways people paste a USB ID (lsusb, udev, Windows, C source); the site indexes them all for search."""
+    return [f"{vid}:{pid}", f"{vid}{pid}", f"0x{vid} 0x{pid}", f"0x{vid}:0x{pid}", f"{vid.upper()}:{pid.upper()}",
+            f"VID_{vid.upper()}&PID_{pid.upper()}"]
+
+
+def tell_apart(slot: Dict[str, Any], by_id: Dict[str, Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """What each product sharing this ID reports that the others may not: bcdDevice range and strings, the
+    fields `uas-detect.h` and `lsusb -v` show."""
+    rows = []
+    for adapter_id in slot["adapters"]:
+        adapter = by_id[adapter_id]
+        for usb_id in adapter.get("usb_ids", []):
+            if (usb_id["vid"], usb_id["pid"]) != (slot["vid"], slot["pid"]):
+                continue
+            rows.append({"adapter": adapter_id, "name": adapter["name"], "chipset": adapter.get("chipset"),
+                         "bcd_device": usb_id.get("bcd_device"), "manufacturer_string": usb_id.get("manufacturer_string"),
+                         "product_string": usb_id.get("product_string")})
+    return rows
+
+
+def usb_summary(slot: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], kernel_version: Optional[str]) -> str:
+    """One sentence on what the database knows of a USB ID: the ID page's summary and its search result.
+    `chipsets` maps chipset ids to their records (the slot's `chipsets` are ids of those records)."""
+    chips = ", ".join(chipsets[c]["name"] for c in slot["chipsets"])
+    n = len(slot["adapters"])
+    if n:
+        return (f"{n} product{'s' if n != 1 else ''} in the database report{'s' if n == 1 else ''} this ID"
+                f"{f'; bridge chip: {chips}' if chips else ''}. Several products often share one ID, so check the product too.")
+    if chips:
+        return f"No product in the database reports this ID yet; bridge chip: {chips}."
+    if not (slot.get("kernel") or slot.get("kernel_runtime")):
+        return "No product in the database reports this ID yet."
+    flags = list(dict.fromkeys(f["name"] for entry in slot.get("kernel") or [] if not entry.get("condition")
+                               for f in entry["flags"]))
+    linux = f"Linux {kernel_version}" if kernel_version else "Linux"
+    sets = f" and sets {', '.join(flags)} for it by itself" if flags else ", without quirk flags"
+    return f"No product in the database reports this ID yet. {linux} lists it in its own tables{sets}."
+
+
+def _usb_slot(usb_id: Dict[str, Any]) -> Dict[str, Any]:
+    return {"vid": usb_id["vid"], "pid": usb_id["pid"], "spellings": usb_spellings(usb_id["vid"], usb_id["pid"]),
+            "adapters": [], "chipsets": []}
