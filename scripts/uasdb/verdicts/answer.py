@@ -145,6 +145,10 @@ def product_answer(adapter: Mapping[str, Any], verdict: Any, platform: str,
         kind = "no-uas"
         parts.append("Nothing to add: this Pi has no UAS, so usb-storage is all it uses." if pv.verdict == "host-no-uas"
                      else "Nothing to add: the adapter has no UAS, so it runs on usb-storage.")
+    elif pv.verdict == "fixed":
+        kind = "nothing"
+        fixes = ", ".join(f"{f['component']} {f['version']}" for f in pv.fixed)
+        parts.append(f"Nothing to add with a current release: the failure reported {_here(platform)} was fixed in {fixes}.")
     elif pv.verdict == "untested" or pv.confidence == "likely":
         kind = "untested"
         parts.append(f"No verdict {_here(platform)} yet" + (" (only unverified reports)." if pv.confidence == "likely" else "."))
