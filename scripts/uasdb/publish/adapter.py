@@ -86,15 +86,15 @@ def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mappi
         slot = catalog["usb"].get(key, {})
         usb_ids.append(dict(usb_id, key=key, also=slot.get("spellings", [key])[1:], kernel=_kernel_of(adapter, key)))
     # What to do, per platform: the answers (verdicts/answer.py) of the platforms the verdict table shows, the Pis
-    # always (their answer is the page's point), others when they have a verdict. A line box goes only under the
-    # platform whose reports needed it; the first keeps the id "quirk-line".
+    # always (their answer is the page's point), others when they have a verdict, each printed from `answers`. A line
+    # box goes only under the platform whose reports needed it; the first keeps the id "quirk-line".
     answers = adapter["answers"]
-    what_to_do = [dict(answers[r["platform"]], box=None) for r in rows
+    what_to_do = [{"platform": r["platform"], "box": None} for r in rows
                   if r["platform"] in LIST_PLATFORMS or answers[r["platform"]]["do"] != "untested"]
     boxes = 0
-    for answer in what_to_do:
-        if answer["line"]:
-            answer["box"] = "quirk-line" if boxes == 0 else f"quirk-line-{answer['platform']}"
+    for row in what_to_do:
+        if answers[row["platform"]]["line"]:
+            row["box"] = "quirk-line" if boxes == 0 else f"quirk-line-{row['platform']}"
             boxes += 1
     return {
         "verdict_rows": rows,

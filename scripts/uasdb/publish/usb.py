@@ -26,13 +26,14 @@ def model(key: str, slot: Mapping[str, Any], catalog: Mapping[str, Any], adapter
                      "verdict": dict(id_verdict[p], **{k: answers[p][k] for k in ("short", "tone", "icon")}),
                      "products": [{"id": i, "name": adapters[i]["name"], **v} for i, v in id_verdict[p]["products"].items()]}
                     for p in catalog["platform_order"] if p in id_verdict and id_verdict[p]["verdict"] != "untested"]
-    # What to do per platform with a verdict or a line: the ID's answers, a line box only under its own platform.
+    # What to do per platform with a verdict or a line, printed from the ID's `answers`; a line box only under its
+    # own platform.
     what_to_do: List[Dict[str, Any]] = []
     for p in catalog["platform_order"]:
         answer = answers.get(p)
         if answer and (answer["verdict"] != "untested" or answer["line"]):
-            what_to_do.append(dict(answer, box=f"quirk-line-{len([w for w in what_to_do if w['line']]) + 1}"
-                                   if answer["line"] else None))
+            boxes = len([w for w in what_to_do if w["box"]])
+            what_to_do.append({"platform": p, "box": f"quirk-line-{boxes + 1}" if answer["line"] else None})
     kernel_first = (slot.get("kernel") or [{}])[0] if slot.get("kernel") else {}
     return dict(
         {k: v for k, v in slot.items() if k != "adapters"},

@@ -69,7 +69,7 @@ def tried_without_help(record: Mapping[str, Any], platform: str) -> List[int]:
 def _shipped(distributions: Sequence[Mapping[str, Any]], platform: str) -> List[Dict[str, str]]:
     """The distributions whose images for this platform's hosts already set an entry (each once per entry)."""
     hosts = set(PLATFORMS[platform]["hosts"])
-    return [{"name": d["name"], "entry": d["entry"], "sentence": d["sentence"], "url": d["url"]}
+    return [{"name": d["name"], "entry": d["entry"]}
             for d in distributions if hosts & set(d.get("hosts") or [])]
 
 
@@ -188,7 +188,7 @@ def product_answer(adapter: Mapping[str, Any], verdict: Any, platform: str,
         "elsewhere": [{"entry": s["entry"], "where": s["where"], "platforms": s["platforms"]} for s in elsewhere],
         "tried": [n + 1 for n in tried],
         "shipped": ships,
-        "expected": expected,
+        "expected": expected["short"] if expected else None,  # the whole expectation is the adapter's `expected`
         "sentence": _sentence(platform, pv.short, text),
     }
 
@@ -215,7 +215,7 @@ def summary(answers: Mapping[str, Mapping[str, Any]]) -> str:
 def _pi_phrase(a: Mapping[str, Any]) -> str:
     label = a["label"].replace("Raspberry ", "")
     if a["do"] == "untested":
-        return f"{label}: no verdict yet" + (f" ({a['expected']['short'].lower()}, from related products)" if a["expected"] else "")
+        return f"{label}: no verdict yet" + (f" ({a['expected'].lower()}, from related products)" if a["expected"] else "")
     tail = {"quirk": f", needs {', '.join(a['entries'])}", "quirk-applied": f", with {', '.join(a['entries'])}",
             "not-needed": ", no quirk needed", "nothing": ", no quirk needed",
             "tried": ", the quirk did not help"}.get(a["do"], "")
@@ -275,7 +275,7 @@ def id_answer(key: str, products: Sequence[Mapping[str, Any]], id_verdict: Mappi
     return {"platform": platform, "label": _label(platform), "verdict": state, "short": short, "tone": tone,
             "icon": icon, "products": rows, "line": line, "line_from": "; ".join(
                 f"{r['name']} ({r['where']})" for r in needed) or None,
-            "shipped": ships, "expected": expected if not tested else None, "text": " ".join(parts)}
+            "shipped": ships, "expected": expected["short"] if expected and not tested else None, "text": " ".join(parts)}
 
 
 _RANK = {"works": 1, "no-uas": 2, "host-no-uas": 2, "fixed": 3, "works-with-quirk": 4, "mixed": 5, "broken": 6}
@@ -315,9 +315,11 @@ def add_answers(site: Dict[str, Any], verdict_by_id: Mapping[str, Any]) -> None:
             continue
         products = [adapters[i] for i in slot["adapters"]]
         expected = slot.get("expected") or {}
-        slot["answers"] = {p: id_answer(key, products, slot.get("verdict") or {}, p, by_id.get(key, []),
-                                        expected.get(p) if (expected.get(p) or {}).get("state") not in (None, "none") else None)
-                           for p in PLATFORMS}
+        answers = {p: id_answer(key, products, slot.get("verdict") or {}, p, by_id.get(key, []),
+                                expected.get(p) if (expected.get(p) or {}).get("state") not in (None, "none") else None)
+                   for p in PLATFORMS}
+        # A platform with nothing to say (no product there, nothing shipped, no expectation) is left out.
+        slot["answers"] = {p: a for p, a in answers.items() if a["products"] or a["shipped"] or a["expected"]}
 
 
 def naughty_quirk_entries(naughty: Sequence[Mapping[str, Any]], verdict_by_id: Mapping[str, Any],
