@@ -46,6 +46,8 @@ CASES = [
     ("a Pi with no UAS", [r("pi3", driver="usb-storage")], "pi3", "no-uas", None, ["this Pi has no UAS"], []),
     ("hearsay never offers a line", [r(uas="works-with-quirk")], "pi4", "untested", None,
      ["only unverified reports"], []),
+    ("hearsay that a Pi works does not make a PC's line 'not needed' there", [PC_QUIRK, r(uas="works")], "pi4",
+     "untested", None, ["only unverified reports", "152d:0578:u is what reports elsewhere needed"], ["Not needed"]),
 ]
 
 
