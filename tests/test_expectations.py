@@ -5,6 +5,7 @@ import copy
 import pytest
 
 from uasdb.publish.export import add_expectations, buy_rankings
+from uasdb.verdicts.answer import add_answers
 from uasdb.verdicts.engine import adapter_verdict
 from uasdb.verdicts.expectations import Related, coverage, evaluate, expectations, summarise
 
@@ -152,6 +153,7 @@ def test_an_expectation_never_reaches_a_verdict_a_list_or_a_ranking(related, mon
     add_expectations(site, records, verdicts, [DISTRIBUTION], [])
     assert [a["verdict"] for a in site["adapters"]] == before
     assert site["adapters"][3]["expected"]["uas"]["pi4"]["verdict"] == "needs-quirk"  # a4 has an expectation…
+    add_answers(site, verdicts)  # what a ranking row says to do comes from the product's answers
     ranking = buy_rankings(site["adapters"], verdicts)["pi4"]
     listed = [p["id"] for p in ranking["products"] + ranking["avoid"]]
     assert "a4" not in listed and ranking["counts"]["with_verdict"] == len(listed)  # …and is ranked nowhere

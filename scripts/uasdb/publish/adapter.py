@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
-from ..records.vocabulary import FOCUS_PLATFORMS
+from ..records.vocabulary import FOCUS_PLATFORMS, LIST_PLATFORMS
 
 # What a report states, in the words of the reports table (the stated `uas` and `boot` of the schema).
 UAS_WORDS = {"works": "works", "works-with-quirk": "works with a quirk", "broken": "broken",
@@ -98,14 +98,17 @@ def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mappi
         key = f"{usb_id['vid']}:{usb_id['pid']}"
         slot = catalog["usb"].get(key, {})
         usb_ids.append(dict(usb_id, key=key, also=slot.get("spellings", [key])[1:], kernel=_kernel_of(adapter, key)))
-    what_to_do = None
-    if verdict["quirk_line"]:
-        line = (adapter.get("kernel") or {}).get("quirk_line_preserving_builtin") or verdict["quirk_line"]
-        label = verdict["advice"]["text"]
-        if line != verdict["quirk_line"]:
-            label += (f" The line below also keeps the flags Linux {adapter['kernel']['version']} sets for this ID by "
-                      "itself, which a usb-storage.quirks entry would otherwise replace.")
-        what_to_do = {"line": line, "label": label, "scope": verdict["advice"]["scope"]}
+    # What to do, per platform: the answers (verdicts/answer.py) of the platforms the verdict table shows, the Pis
+    # always (their answer is the page's point), others when they have a verdict, each printed from `answers`. A line
+    # box goes only under the platform whose reports needed it; the first keeps the id "quirk-line".
+    answers = adapter["answers"]
+    what_to_do = [{"platform": r["platform"], "box": None} for r in rows
+                  if r["platform"] in LIST_PLATFORMS or answers[r["platform"]]["do"] != "untested"]
+    boxes = 0
+    for row in what_to_do:
+        if answers[row["platform"]]["line"]:
+            row["box"] = "quirk-line" if boxes == 0 else f"quirk-line-{row['platform']}"
+            boxes += 1
     return {
         "verdict_rows": rows,
         # Pagefind's filters, in the order the page lists them.

@@ -74,7 +74,10 @@ def quirk_index(catalog: Mapping[str, Any]) -> Dict[str, Any]:
                "chipset": a.get("chipset"), "chipset_name": a.get("chipset_name"),
                "usb_ids": [{"vid": u["vid"], "pid": u["pid"], **({"bcd_device": u["bcd_device"]} if u.get("bcd_device") else {})}
                            for u in a.get("usb_ids", [])],
-               "quirk_entries": a["verdict"]["quirk_entries"], "quirk_sources": a["verdict"]["quirk_sources"]}
+               "quirk_entries": a["verdict"]["quirk_entries"], "quirk_sources": a["verdict"]["quirk_sources"],
+               # Per platform where a quirk was needed, not needed, or tried in vain: the product's answer in words.
+               "answers": [a["answers"][p]["sentence"] for p in a["answers"]
+                           if a["answers"][p]["do"] in ("quirk", "quirk-applied", "not-needed", "tried")]}
               for a in catalog["adapters"] if a["verdict"]["quirk_entries"]]
     return {"adapters": quirky, "total": len(catalog["adapters"])}
 
@@ -108,7 +111,7 @@ VERDICT_COLUMNS = _ESTABLISHED + [column for name, spec in PLATFORMS.items() if 
                                   for column in [(f"{name}_uas", "uas", name)]
                                   + ([(f"{name}_boot", "boot", name)] if spec["pi"] else [])]
 CSV_COLUMNS = (["id", "name", "vendor", "model", "kind", "drive_interface", "chipset", "usb_ids", "list"]
-               + [column for column, _, _ in VERDICT_COLUMNS] + ["quirk_line", "reports"])
+               + [column for column, _, _ in VERDICT_COLUMNS] + ["quirk_line", "quirk_from", "pi4_do", "pi5_do", "reports"])
 
 
 # What makes a spreadsheet read a cell as a formula (`=HYPERLINK(…)`, `+cmd|' /C calc'!A0`, `@SUM(1+1)`), the
@@ -133,7 +136,8 @@ def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
         row = [a["id"], a["name"], a.get("vendor", ""), a.get("model", ""), a["kind"], a.get("drive_interface", ""),
                a.get("chipset", ""), " ".join(f"{u['vid']}:{u['pid']}" for u in a.get("usb_ids", [])),
                v["list"] or "", *[(v[question].get(platform) or {}).get("verdict", "") for _, question, platform in VERDICT_COLUMNS],
-               v["quirk_line"] or "", len(a["reports"])]
+               v["quirk_line"] or "", "; ".join(f"{q['entry']}: {q['where']}" for q in v["quirk_sources"]),
+               a["answers"]["pi4"]["text"], a["answers"]["pi5"]["text"], len(a["reports"])]
         writer.writerow([spreadsheet_cell(cell) for cell in row])
     return out.getvalue()
 

@@ -17,11 +17,10 @@ FILTERS = {key: label for key, _, _, label in BADGES}
 
 
 def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:
-    """One product on a list: its Pi verdict badges, why it is listed, the quirk line when a Pi report needed
-    it (else the engine's advice, which names the platform the line came from), and the reports behind it."""
+    """One product on a list: its Pi verdict badges, why it is listed, what to do on each Pi (its answers), and
+    the reports behind it."""
     verdict = adapter["verdict"]
     counted = sorted({n for q in ("uas", "boot") for p in LIST_PLATFORMS for n in verdict[q][p]["counted"]})
-    advice = verdict["advice"]
     badges = {key: badge(verdict[question][platform]) for key, question, platform, _ in BADGES}
     return {
         "id": adapter["id"], "name": adapter["name"], "badges": badges,
@@ -32,8 +31,9 @@ def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:
         "facets": {key: [slug(b["short"])] for key, b in badges.items() if b},
         "usb_ids": [f"{u['vid']}:{u['pid']}" for u in adapter.get("usb_ids", [])],
         "reasons": verdict["reasons"],
-        "quirk_line": verdict["quirk_line"] if advice["scope"] == "pi" else None,
-        "advice": advice["text"] if advice["scope"] not in ("pi", "none") else None,
+        # What to do on each Pi: the product's answers (verdicts/answer.py), a line only where a Pi report needed it.
+        "answers": [{k: adapter["answers"][p][k] for k in ("platform", "label", "do", "text", "line")}
+                    for p in LIST_PLATFORMS],
         "evidence": [{"report": n + 1, "url": adapter["reports"][n]["source"].get("url")} for n in counted],
         # Where the Pi reports disagree: both sides, with their reports, and what may explain it (the engine's).
         "disagreements": [d for d in verdict.get("disagreements", []) if d["platform"] in LIST_PLATFORMS],

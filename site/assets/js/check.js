@@ -201,14 +201,26 @@ function kernelSentences(kernel, device) {
       : runtimeIgnoresUas ? 'device-test' : false };
 }
 
-function adapterItem(adapter, platform, base) {
+// One product with this ID: its badges on the platform and its answer there (the export's words: what to do, with
+// the platform a line came from). Another platform's line is never offered here.
+function adapterItem(adapter, platform, base, row) {
   const uas = adapter.verdict.uas[platform];
   const boot = adapter.verdict.boot[platform];
-  return el('li', {},
+  return el('li', { 'data-adapter': adapter.id },
     el('a', { href: `${base.adapter}${adapter.id}/` }, adapter.name), el('br'),
     `${platformLabel(platform)} UAS: `, badge(uas),
     boot ? [' · boot: ', badge(boot)] : null,
-    adapter.verdict.quirk_line ? [' · quirk: ', code(adapter.verdict.quirk_line.replace(/^usb-storage\.quirks=/, ''))] : null);
+    row ? [el('br'), el('span', { class: 'small', 'data-answer': row.do }, row.text)] : null);
+}
+
+// The ID's answer on the platform, narrowed to the products the paste can be (bcdDevice inside a product's
+// recorded range, when both are known). Narrowing only drops products; it never adds or rewords.
+function narrowedAnswer(file, platform, device) {
+  const answer = file?.answers?.[platform];
+  if (!answer) return null;
+  const span = device.bcd_device ? [device.bcd_device, device.bcd_device] : null;
+  const rows = answer.products.filter((r) => !span || !r.bcd_device || overlaps(r.bcd_device, span));
+  return { answer, rows, narrowed: rows.length !== answer.products.length };
 }
 
 const names = (list, base) => list.map((a, i) => [i ? (i === list.length - 1 ? ' and ' : ', ') : '',
@@ -238,7 +250,7 @@ function whyUsbStorage(device, ctx, kernelInfo, userQuirk) {
 }
 
 // The two mismatches people ask about, and what explains them.
-function flagsFor(device, matches, ctx, kernelInfo, found) {
+function flagsFor(device, matches, ctx, kernelInfo, found, id) {
   const { platform, base, kernel } = ctx;
   const flags = [];
   const where = platformLabel(platform);
@@ -269,10 +281,11 @@ function flagsFor(device, matches, ctx, kernelInfo, found) {
     }
     flags.push(el('li', { class: 'flag flag-uas-works', 'data-flag': 'usb-storage-but-uas-works' },
       el('strong', {}, 'Your adapter is on usb-storage, but reports say it works with UAS'), ' on a ', where, ': ',
-      names(works, base), '. ', why));
+      names(works, base), '. ', why,
+      id?.answer.verdict === 'depends' ? [' Other products with this ID do not: see ', el('em', {}, `On ${where}`), ' below.'] : null));
   }
   if (device.driver === 'uas' && needs.length && !noUas(platform)) {
-    const entries = needs.map((a) => a.verdict.quirk_line).filter(Boolean);
+    const entries = (id?.rows || []).flatMap((r) => r.entries);
     const trouble = found.trouble.filter((e) => e.kind !== 'power');
     flags.push(el('li', { class: 'flag flag-needs-quirk', 'data-flag': 'uas-but-needs-quirk' },
       el('strong', {}, 'Your adapter is on uas, but reports say it needs the quirk'), ' on a ', where, ': ',
@@ -354,12 +367,20 @@ function render(text, found, detected, ctx) {
     section.append(el('h3', { id: `found-${device.id.replace(':', '-')}` }, el('span', { class: 'usb-id' }, device.id), title ? ` ${title}` : ''));
     const facts = el('dl', { class: 'facts' });
     facts.append(el('dt', {}, 'Your paste'), el('dd', {}, describePaste(device)));
-    const flags = flagsFor(device, matches, ctx, kernelInfo, found);
+    const id = narrowedAnswer(ctx.idFiles?.get(device.id), platform, device);
+    const flags = flagsFor(device, matches, ctx, kernelInfo, found, id);
     facts.append(el('dt', {}, 'In uasdb'), el('dd', {}, matches.length
       ? [`${matches.length} product${matches.length === 1 ? '' : 's'} report this ID`, matches.length > 1 ? ' (check which one is yours)' : '', ':',
-        el('ul', { class: 'matches' }, matches.map((a) => adapterItem(a, platform, base)))]
+        el('ul', { class: 'matches' }, matches.map((a) => adapterItem(a, platform, base,
+          id?.rows.find((r) => r.id === a.id))))]
       : ['No adapter record has this ID yet. ', usbIdsName(ctx.usbids, device), relatedByVendor(ctx.related.get(device.id) || [], base),
         el('a', { href: reportUrl(base.report, device.id), 'data-report-link': '' }, 'Add your report'), ' so the next person knows.']));
+    if (id && (id.answer.verdict !== 'untested' || id.answer.line)) {
+      facts.append(el('dt', {}, `On ${platformLabel(platform)}`), el('dd', { 'data-id-answer': id.answer.verdict },
+        id.narrowed ? [`Your bcdDevice ${device.bcd_device} matches `, id.rows.length ? id.rows.map((r, i) => [i ? '; ' : '',
+          `${r.name}: ${r.short}. ${r.text}`]) : 'none of the products recorded with this ID', '.']
+          : id.answer.text));
+    }
     const expected = expectationFor(ctx.idFiles?.get(device.id), platform);
     if (expected) facts.append(el('dt', {}, 'Expected'), el('dd', { 'data-expectation': expected.state }, expected.node));
     facts.append(el('dt', {}, `Linux ${kernel.version}`), el('dd', {}, kernelInfo.sentences.length === 1
@@ -370,7 +391,8 @@ function render(text, found, detected, ctx) {
       facts.append(el('dt', {}, 'Distributions'), el('dd', { 'data-distributions': device.id }, el('ul', {}, shipped.map((d) =>
         el('li', {}, d.sentence, ' ', el('a', { href: d.url, rel: 'nofollow noopener' }, d.change))))));
     }
-    const letters = [...new Set(matches.flatMap((a) => a.verdict.quirk_entries).filter((e) => e.startsWith(`${device.id}:`))
+    // Only the entries reports on this platform needed (the answer's rows), never another platform's.
+    const letters = [...new Set((id?.rows || []).flatMap((r) => r.entries).filter((e) => e.startsWith(`${device.id}:`))
       .map((e) => e.split(':')[2]).join(''))].sort().join('');
     if (letters) {
       const span = device.bcd_device ? [device.bcd_device, device.bcd_device] : null;
@@ -392,7 +414,7 @@ function render(text, found, detected, ctx) {
     const { entries } = mergeEntries(lineEntries);
     const line = buildLine(entries);
     const box = el('div', { class: 'quirk' },
-      el('p', { class: 'quirk-label', id: 'check-line-label' }, 'The quirk line reports give for these IDs. Use it only if your adapter has the trouble they describe: it trades speed for stability.'),
+      el('p', { class: 'quirk-label', id: 'check-line-label' }, `The quirk line reports on ${platformLabel(ctx.platform)} needed for these IDs. Use it only if your adapter has the trouble they describe: it trades speed for stability.`),
       el('div', { class: 'quirk-box' }, fillQuirkLine(el('code', { id: 'check-line', class: 'quirk-line' }), line),
         copyButton('check-line', 'check-line-label')),
       valueLength(line) > kernel.quirks_value_max ? el('p', { class: 'warn' }, `Too long: the kernel accepts at most ${kernel.quirks_value_max} characters after usb-storage.quirks=.`) : null,

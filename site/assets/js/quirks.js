@@ -49,7 +49,9 @@ async function init(form) {
       ...(adapter.usb_ids || []).map((u) => `${u.vid}:${u.pid}`)].filter(Boolean).join(' ').toLowerCase();
     list.append(el('li', { 'data-search': haystack },
       box, ' ', el('label', { for: box.id }, adapter.name, ' ', el('span', { class: 'small' }, adapter.quirk_entries.join(', '))),
-      ' ', el('a', { href: `${form.dataset.adapterBase}${adapter.id}/`, class: 'small', 'aria-label': `${adapter.name}: details` }, 'details')));
+      ' ', el('a', { href: `${form.dataset.adapterBase}${adapter.id}/`, class: 'small', 'aria-label': `${adapter.name}: details` }, 'details'),
+      // Where the line was needed and where it is not (the export's answers, printed as they are).
+      (adapter.answers || []).length ? el('p', { class: 'small pick-answers' }, adapter.answers.map((a, i) => [i ? el('br') : null, a])) : null));
   }
 
   function applyFilter() {
