@@ -92,3 +92,17 @@ def test_an_id_answer_gives_both_sides_and_only_this_platforms_line():
     assert answer["line"] == "usb-storage.quirks=152d:0578:u" and answer["line_from"] == "Bad (Raspberry Pi 4, 1 report)"
     alone = id_answer("152d:0578", [pc_only], {"pi4": {"verdict": "works"}}, "pi4", [], None)
     assert alone["line"] is None and alone["short"] == "Works"
+
+
+def test_the_naughty_line_holds_only_entries_a_pi_report_needed():
+    """/naughty/'s one line is pasted on a Pi: an entry only a Linux PC report needed is named in the table with its
+    platform, never put in the line (the T7's 04e8:4001:u was, before issue 35)."""
+    from uasdb.verdicts.answer import naughty_combined_line, naughty_quirk_entries
+    pc_only = dict(record(PC_QUIRK, usb_ids=(("04e8", "4001"),), name="PC"), id="pc")
+    pi_too = dict(record(r(uas="works-with-quirk", quirks="u"), name="Pi"), id="pi")
+    verdicts = {a["id"]: adapter_verdict(a) for a in (pc_only, pi_too)}
+    entries = naughty_quirk_entries([pc_only, pi_too], verdicts, {})
+    by_id = {e["usb_id"]: e for e in entries}
+    assert by_id["04e8:4001"]["pi"] is False and "Linux PC" in by_id["04e8:4001"]["where"]
+    assert by_id["152d:0578"]["pi"] is True
+    assert naughty_combined_line(entries) == "usb-storage.quirks=152d:0578:u"
