@@ -132,8 +132,8 @@ def measure_size(adapters: int, work: Path, with_site: bool) -> SizeResult:
     result.pages = sum(1 for _ in public.rglob("*.html"))
     generated = site / "data" / "generated"
     result.sizes["hugo_data_mb"] = sum(p.stat().st_size for p in (generated / "data").rglob("*") if p.is_file()) / 1e6
-    result.sizes["models_mb"] = sum(p.stat().st_size for p in (generated / "static" / "api").rglob("*") if p.is_file()) / 1e6
-    result.sizes["largest_model_kb"] = max(p.stat().st_size for p in (generated / "static" / "api" / "v1" / "adapters").glob("*.json")) / 1e3
+    result.sizes["models_mb"] = sum(p.stat().st_size for p in (generated / "api").rglob("*") if p.is_file()) / 1e6
+    result.sizes["largest_model_kb"] = max(p.stat().st_size for p in (generated / "api" / "v1" / "adapters").glob("*.json")) / 1e3
     entry = json.loads((public / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
     result.sizes["indexed_pages"] = sum(lang["page_count"] for lang in entry["languages"].values())
     result.sizes["index_mb"] = sum(p.stat().st_size for p in (public / "pagefind").rglob("*") if p.is_file()) / 1e6
