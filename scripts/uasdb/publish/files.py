@@ -271,7 +271,7 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     # Which of those shards exist, so the browser never asks for one that does not (a 404 it would log).
     yield as_json("shards.json", {"ids": sorted(f"{vid}/{head}" for vid, head in shards), "usbids": sorted(names)}, PUBLISHED_API)
     yield as_json("kernel-letters.json", {k: v for k, v in kernel.items() if k not in ("builtin", "groups")}, PUBLISHED_API)
-    yield as_json("quirk-index.json", quirk_index(catalog), PUBLISHED_API)
+    yield as_json("quirk-index.json", quirk_index(catalog))  # /quirks/ prints its pick list from it
     yield as_json("lists.json", lists)
     for buy in catalog["buy"].values():
         yield as_json(f"buy/{buy['slug']}.json", buy_page.model(buy, catalog, adapters))

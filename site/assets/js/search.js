@@ -70,7 +70,6 @@ export function initSearch(form) {
     selects[select.dataset.filter] = select;
     select.addEventListener('change', run);
   }
-  filterBox.hidden = false;
   // Only the page's main search owns the address bar (the 404 page's box prefills from the path instead).
   const ownsUrl = form.hasAttribute('data-address-state');
   const idNote = el('p', { class: 'search-id-note', hidden: '' });
