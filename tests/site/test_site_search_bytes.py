@@ -14,7 +14,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def counted(real_site):
-    server = pages_server(real_site.public).start()
+    server = pages_server(real_site.public)
+    server.start()
     yield server
     server.stop()
 
@@ -24,13 +25,13 @@ def _chunks_for(browser, server, query):
     context = browser.new_context(base_url=server.url)
     page = context.new_page()
     page.goto("/")
-    del server.httpd.requests[:]
+    del server.requests[:]
     page.get_by_role("searchbox").fill(query)
     page.locator(".search-status").filter(has_text="result").wait_for()
     page.wait_for_load_state("networkidle")
     links = page.locator(".results li a.result-title")
     found = [links.nth(i).get_attribute("href") for i in range(links.count())]
-    chunks = {urlsplit(path).path for path, _ in server.httpd.requests if path.endswith(".pf_index")}
+    chunks = {urlsplit(path).path for path, _ in server.requests if path.endswith(".pf_index")}
     context.close()
     return chunks, found
 

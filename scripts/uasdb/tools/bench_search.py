@@ -35,15 +35,16 @@ QUERIES = {"id": "152d:0578", "product": "Samsung T7", "chip": "JMS583"}
 
 class PagesHandler(SiteHandler):
     """SiteHandler as GitHub Pages sends: text gzip-compressed when the client accepts it, cached for ten
-    minutes, and each request's path and body bytes appended to the server's `requests` list."""
+    minutes, and each request's path and body bytes recorded on `counter` (a PagesServer)."""
+
+    counter: "PagesServer"
 
     def do_GET(self):
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
         if not path.is_file():
-            self.server.requests.append((self.path, 0))  # the 404 page, counted by send_error below
-            return super().do_GET()
+            return super().do_GET()  # the 404 page: send_error counts it
         body = path.read_bytes()
         encoding = None
         if path.suffix in COMPRESSED_SUFFIXES and "gzip" in self.headers.get("Accept-Encoding", ""):
@@ -58,23 +59,31 @@ class PagesHandler(SiteHandler):
             self.send_header("Vary", "Accept-Encoding")
         self.end_headers()
         self.wfile.write(body)
-        with self.server.lock:
-            self.server.requests.append((self.path, len(body)))
+        self.counter.record(self.path, len(body))
 
     def send_error(self, code, message=None, explain=None):
         page = Path(self.directory) / "404.html"
-        if code == 404 and page.exists():
-            with self.server.lock:
-                self.server.requests[-1] = (self.path, len(gzip.compress(page.read_bytes(), 6)))
+        self.counter.record(self.path, len(gzip.compress(page.read_bytes(), 6)) if code == 404 and page.exists() else 0)
         super().send_error(code, message, explain)
 
 
-def pages_server(public: Path) -> LoopbackServer:
-    """A loopback server for `public` that sends what GitHub Pages sends and counts it (PagesHandler)."""
-    server = LoopbackServer(public, PagesHandler)
-    server.httpd.requests = []
-    server.httpd.lock = threading.Lock()
-    return server
+class PagesServer(LoopbackServer):
+    """A loopback server for a built site that sends what GitHub Pages sends and counts it: `requests` holds
+    (path, body bytes) for every request, in the order they were answered."""
+
+    def __init__(self, root: Path):
+        self.requests: List[Tuple[str, int]] = []
+        self.lock = threading.Lock()
+        handler = type("CountedPagesHandler", (PagesHandler,), {"counter": self})
+        super().__init__(root, handler)
+
+    def record(self, path: str, size: int) -> None:
+        with self.lock:
+            self.requests.append((path, size))
+
+
+def pages_server(public: Path) -> PagesServer:
+    return PagesServer(public)
 
 
 # Records the time of the last keydown and of the first result the search renders after it (results for the words
@@ -102,14 +111,14 @@ def _browser() -> Iterator[Any]:
             browser.close()
 
 
-def _settle(server: LoopbackServer, quiet: float = 0.5, timeout: float = 30.0) -> None:
+def _settle(server: PagesServer, quiet: float = 0.5, timeout: float = 30.0) -> None:
     """Wait until the server has had no request for `quiet` seconds (the page and its worker are idle)."""
     started = time.monotonic()
-    count, since = len(server.httpd.requests), time.monotonic()
+    count, since = len(server.requests), time.monotonic()
     while time.monotonic() - started < timeout:
         time.sleep(0.05)
-        if len(server.httpd.requests) != count:
-            count, since = len(server.httpd.requests), time.monotonic()
+        if len(server.requests) != count:
+            count, since = len(server.requests), time.monotonic()
         elif time.monotonic() - since >= quiet:
             return
 
@@ -123,9 +132,9 @@ def _first_result(page: Any) -> None:
         "() => document.querySelector('form[data-search] [data-results]')?.children.length > 0", timeout=30000)
 
 
-def measure_query(browser: Any, server: LoopbackServer, query: str) -> Dict[str, Any]:
+def measure_query(browser: Any, server: PagesServer, query: str) -> Dict[str, Any]:
     """One query, cold (a link to /?q=…, empty cache) and warm (typed once the home page is idle)."""
-    requests = server.httpd.requests
+    requests = server.requests
     context = browser.new_context()
     page = context.new_page()
     del requests[:]
@@ -181,7 +190,8 @@ def measure_search(public: Path, queries: Optional[Dict[str, str]] = None) -> Di
     targets: <= 300 ms from the last key to the first result, <= 150 KB fetched after the page is idle)."""
     queries = queries or site_queries(public)
     figures: Dict[str, object] = {}
-    server = pages_server(public).start()
+    server = pages_server(public)
+    server.start()
     try:
         with _browser() as browser:
             for kind, query in queries.items():
@@ -192,8 +202,8 @@ def measure_search(public: Path, queries: Optional[Dict[str, str]] = None) -> Di
                         figures[f"search_{kind}_{key}"] = value
     finally:
         server.stop()
-    figures["search_ms"] = max(figures[f"search_{kind}_warm_ms"] for kind in queries)
-    figures["search_kb"] = max(figures[f"search_{kind}_warm_kb"] for kind in queries)
+    figures["search_ms"] = max(float(str(figures[f"search_{kind}_warm_ms"])) for kind in queries)
+    figures["search_kb"] = max(float(str(figures[f"search_{kind}_warm_kb"])) for kind in queries)
     figures["search_query"] = ", ".join(queries.values())
     return figures
 
@@ -202,7 +212,8 @@ def main() -> int:
     """`python -m uasdb.tools.bench_search PUBLIC`: print the search figures of a built site."""
     import sys
     public = Path(sys.argv[1] if len(sys.argv) > 1 else "public")
-    server = pages_server(public).start()
+    server = pages_server(public)
+    server.start()
     try:
         with _browser() as browser:
             for kind, query in site_queries(public).items():
@@ -223,7 +234,8 @@ def measure_check(public: Path) -> Dict[str, object]:
     GitHub Pages sends it (gzip for HTML, CSS, JS and JSON)."""
     ids = _two_ids(public)
     paste = "\n".join(f"Bus 002 Device 00{n + 2}: ID {key} Mass Storage" for n, key in enumerate(ids))
-    server = pages_server(public).start()
+    server = pages_server(public)
+    server.start()
     try:
         with _browser() as browser:
             page = browser.new_page()
@@ -232,7 +244,7 @@ def measure_check(public: Path) -> Dict[str, object]:
             page.get_by_role("button", name="Check").click()
             page.locator(".check-status").filter(has_text="Found").wait_for(timeout=30000)
             _settle(server)
-            fetched = list(server.httpd.requests)
+            fetched = list(server.requests)
     finally:
         server.stop()
     return {"check_two_ids_kb": _kb(fetched), "check_two_ids_requests": len(fetched), "check_two_ids": " ".join(ids)}

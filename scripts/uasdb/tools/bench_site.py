@@ -89,7 +89,8 @@ def measure_real_site(public: Optional[Path] = None, with_lighthouse: bool = Tru
     public = public or REPO_ROOT / "public"
     pages = _pages(public, None)
     figures: Dict[str, object] = {"measured_adapter_page": pages["adapter"]}
-    server = pages_server(public).start()
+    server = pages_server(public)
+    server.start()
     try:
         for name, path in pages.items():
             w = page_weight(server.url, path)
@@ -130,7 +131,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     pages = _pages(public, args.adapter)
     if args.only:
         pages = {name: path for name, path in pages.items() if name in args.only.split(",")}
-    server = pages_server(public).start()
+    server = pages_server(public)
+    server.start()
     failed = False
     try:
         print(f"page weight, gzip (budget: adapter page HTML+CSS <= {WEIGHT_BUDGET // 1024} KB)")
