@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from uasdb.publish.export import export_tree
+from uasdb.publish.files import API, api_file
 from uasdb.verdicts.engine import LIST_PLATFORMS, PLATFORMS
 
 
@@ -25,7 +26,7 @@ def out(tmp_path_factory) -> Path:
 
 
 def api(out: Path, name: str):
-    return json.loads((out / "static" / "api" / "v1" / name).read_text(encoding="utf-8"))["result"]
+    return json.loads(api_file(out, name).read_text(encoding="utf-8"))["result"]
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def test_every_surface_gives_each_product_the_same_answer_on_each_platform(out, 
     lists = api(out, "lists.json")
     listed = {e["id"]: e for name in ("naughty", "nice", "pending") for e in lists["entries"][name]}
     buy = {}
-    for path in (out / "static" / "api" / "v1" / "buy").glob("*.json"):
+    for path in (out / API / "buy").glob("*.json"):
         page = json.loads(path.read_text(encoding="utf-8"))["result"]
         for row in page["products"] + page["avoid"]:
             buy[(page["platform"], row["id"])] = row

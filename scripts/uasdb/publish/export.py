@@ -3,8 +3,9 @@
 `uasdb export --out DIR [--data TREE ...]` builds one catalog in memory (`build`: the records, their verdicts and
 what is known besides) and writes it as pages' models (publish/, which says which file holds what):
   DIR/data/common.json         what every page shares; DIR/data/pages.json which pages Hugo makes
-  DIR/static/api/v1/...        one file per page and entity: the page's model and its JSON API file at once
-                               (API.md documents them), served as static files and read by Hugo as resources
+  DIR/api/v1/...               one file per page and entity: the page's model and its JSON API file at once
+                               (API.md documents them), read by Hugo as resources and published unchanged
+  DIR/static/api/v1/...        the API files no page reads (adapters.json, the browser tools' shards)
   DIR/static/adapters.csv      one row per adapter
   DIR/static/adapters/<id>/    a redirect page for each removed record (data/removed.yaml)
 What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md), what

@@ -6,6 +6,7 @@ import csv
 import html
 import io
 import json
+from pathlib import Path
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from ..records.reference import load_usbids
@@ -26,7 +27,12 @@ API_SCHEMA_VERSION = 1
 # so `make serve` can replace a file whole (watch.py) while Hugo's server watches the folder.
 COMMON_JSON = "data/common.json"
 PAGES_JSON = "data/pages.json"
-API = "static/api/v1"
+# The JSON API, published at /api/v1/, in two folders. A page's model goes to api/v1/, which site/hugo.yaml mounts
+# once, as Hugo assets: the page reads it and publishes it, so Hugo's server re-renders the page when only its
+# model changed. A file no page reads (adapters.json, the browser tools' shards) goes to static/api/v1/, published
+# as it is. `api_file` finds either.
+API = "api/v1"
+PUBLISHED_API = "static/api/v1"
 
 
 def attach_pages(catalog: Dict[str, Any]) -> None:
@@ -220,8 +226,8 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
         memo.start()
     dumps = memo.dumps if memo is not None else (lambda key, payload, fingerprint=None: _dumps(payload))
 
-    def as_json(path: str, payload: Any) -> Tuple[str, List[str]]:
-        return f"{API}/{path}", [dumps(path, _wrap(payload, generated_at)), "\n"]
+    def as_json(path: str, payload: Any, folder: str = API) -> Tuple[str, List[str]]:
+        return f"{folder}/{path}", [dumps(path, _wrap(payload, generated_at)), "\n"]
 
     chipsets = {c["id"]: c for c in catalog["chipsets"]}
     adapters = {a["id"]: a for a in catalog["adapters"]}
@@ -247,7 +253,7 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     for n, adapter_id in enumerate(core):
         everything += [",", core[adapter_id]] if n else [core[adapter_id]]
     everything.append("]")
-    yield f"{API}/adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, everything)
+    yield f"{PUBLISHED_API}/adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, everything)
     del everything
     for adapter_id, text in core.items():
         page = dumps(("adapter-page", adapter_id), adapters[adapter_id]["page"])
@@ -270,15 +276,15 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     # and runtime checks without its per-ID tables, and the adapters that have a quirk line.
     shards = id_shards(catalog, adapters)
     for (vid, head), shard in shards.items():
-        yield as_json(f"ids/{vid}/{head}.json", shard)
+        yield as_json(f"ids/{vid}/{head}.json", shard, PUBLISHED_API)
     usbids = load_usbids()
     names = usbids_by_vendor(usbids)
     for head, shard in names.items():
-        yield as_json(f"usbids/{head}.json", shard)
+        yield as_json(f"usbids/{head}.json", shard, PUBLISHED_API)
     # Which of those shards exist, so the browser never asks for one that does not (a 404 it would log).
-    yield as_json("shards.json", {"ids": sorted(f"{vid}/{head}" for vid, head in shards), "usbids": sorted(names)})
-    yield as_json("kernel-letters.json", {k: v for k, v in kernel.items() if k not in ("builtin", "groups")})
-    yield as_json("quirk-index.json", quirk_index(catalog))
+    yield as_json("shards.json", {"ids": sorted(f"{vid}/{head}" for vid, head in shards), "usbids": sorted(names)}, PUBLISHED_API)
+    yield as_json("kernel-letters.json", {k: v for k, v in kernel.items() if k not in ("builtin", "groups")}, PUBLISHED_API)
+    yield as_json("quirk-index.json", quirk_index(catalog))  # /quirks/ prints its pick list from it
     yield as_json("lists.json", lists)
     for buy in catalog["buy"].values():
         yield as_json(f"buy/{buy['slug']}.json", buy_page.model(buy, catalog, adapters))
@@ -287,11 +293,19 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     yield as_json("kernel.json", catalog["kernel"])
     yield as_json("wanted.json", {"source": catalog["linuxhw"], "wanted": catalog["lists"]["wanted"]})
     yield as_json("distributions.json", {"distributions": catalog["distributions"],
-                                         "by_usb_id": catalog["distribution_ids"]})
+                                         "by_usb_id": catalog["distribution_ids"]}, PUBLISHED_API)
     # Every usb.ids name in one file: the search asks for it when a query is an ID no record has.
-    yield as_json("usbids.json", {"version": usbids.version, "vendors": usbids.vendors, "products": usbids.products})
+    yield as_json("usbids.json", {"version": usbids.version, "vendors": usbids.vendors, "products": usbids.products},
+                  PUBLISHED_API)
     yield "static/adapters.csv", [adapters_csv(catalog["adapters"])]
     for note in catalog.get("removed", []):
         yield f"static/{PAGE_FOLDERS[note['kind']]}/{note['id']}/index.html", [removed_page(note)]
     # The probe people download: uasdb/probe/ joined into one stand-alone file.
     yield "static/probe.py", [probebuild.bundle()]
+
+
+def api_file(out_dir: Path, name: str) -> Path:
+    """Where an export in OUT holds the API file `name` (e.g. "usb/174c/55aa.json"): api/v1/ for a page's model,
+    static/api/v1/ for the rest."""
+    model = Path(out_dir) / API / name
+    return model if model.exists() else Path(out_dir) / PUBLISHED_API / name

@@ -23,7 +23,6 @@ function init(form) {
   let generation = 0;
   // A result read from the address (a link someone shared); it stands until something is pasted.
   let linked = resultFromQuery(new URLSearchParams(location.search));
-  form.hidden = false;
 
   async function run() {
     const mine = ++generation;

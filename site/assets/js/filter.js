@@ -166,7 +166,6 @@ function wire(panel) {
   fromAddress();
   apply();
   toAddress(false);
-  panel.hidden = false;
 }
 
 export function initFilters(root) {
