@@ -93,7 +93,11 @@ def discover(paths: Sequence[Path] = ()) -> List[Path]:
     for root in _record_folders(paths):
         root = Path(root)
         if root.is_dir():
-            files.extend(p for p in root.rglob("*.yaml") if kind_of(p) and not p.name.startswith("."))
+            # rglob does not enter a linked folder, so a record folder that is a symbolic link (data/chipsets ->
+            # elsewhere) is listed by name: its records are checked, as the export reads them.
+            linked = [root / f for f in KIND_DIRS.values() if (root / f).is_symlink() and (root / f).is_dir()]
+            for folder in [root, *linked]:
+                files.extend(p for p in folder.rglob("*.yaml") if kind_of(p) and not p.name.startswith("."))
         else:
             files.append(root)
     return sorted(set(files))
@@ -186,18 +190,21 @@ class LoadCache:
     export adds to a record never leaks into the next run."""
 
     def __init__(self) -> None:
-        self._entries: Dict[str, Tuple[Tuple[int, int], bytes]] = {}
+        self._entries: Dict[str, Tuple[Optional[Tuple[int, int]], bytes]] = {}
         # What the per-record rules found in each record, keyed by its path, and valid while the record's text and
         # the context the rules read (chipset ids, today, the reference tables) are unchanged: a per-record rule
         # sees nothing else.
         self.findings: Dict[str, Tuple[str, Any, List[Problem]]] = {}
 
     def load(self, files: List[Path]):
-        keys = {}
+        keys: Dict[str, Optional[Tuple[int, int]]] = {}
         for path in files:
-            stat = path.stat()
-            keys[str(path)] = (stat.st_mtime_ns, stat.st_size)
-        stale = [p for p in files if self._entries.get(str(p), (None,))[0] != keys[str(p)]]
+            try:  # the file may be gone since it was listed, or be a dangling link: load_file says which
+                info = os.lstat(path)
+                keys[str(path)] = (info.st_mtime_ns, info.st_size)
+            except OSError:
+                keys[str(path)] = None
+        stale = [p for p in files if keys[str(p)] is None or self._entries.get(str(p), (None,))[0] != keys[str(p)]]
         for path, result in zip(stale, _load_all(stale), strict=True):
             self._entries[str(path)] = (keys[str(path)], pickle.dumps(result, pickle.HIGHEST_PROTOCOL))
         for gone in set(self._entries) - set(keys):

@@ -1,0 +1,173 @@
+"""Hostile input, fourth pass (issue 39): each test is a fixture that failed on the main branch before its fix.
+The class-wide guards live beside them: tests/test_linear_patterns.py (every pattern and text loop in linear time),
+tests/test_properties.py (Hypothesis over the parsers), tests/js/hostile.test.mjs (the site's JS on generated input)."""
+from __future__ import annotations
+
+import pytest
+
+from helpers import adapter, write_tree
+from uasdb import cli
+from uasdb.paths import OutsideFolder, inside
+from uasdb.publish import watch
+from uasdb.publish.export import export_tree
+from uasdb.records.database import check
+
+REMOVED = """removed:
+  - id: {id}
+    kind: adapter
+    date: "2026-11-21"
+    reason: entered twice
+    redirect: {redirect}
+"""
+
+
+# 1. A removal note's id (or redirect) decided where the export wrote.
+@pytest.mark.parametrize("note_id", ['"../../../../layouts"', '"../api/v1/kernel.json"', "/tmp/x", "Acme_Box", "a/b"])
+def test_a_removal_note_id_that_is_not_a_record_id_is_refused(tmp_path, note_id):
+    data = write_tree(tmp_path, [adapter()])
+    (data / "removed.yaml").write_text(REMOVED.format(id=note_id, redirect="acme-box"), encoding="utf-8")
+    problems = [p for p in check([data]).problems if p.rule == "removal-note"]
+    assert [p.field for p in problems] == [("removed", 0, "id")] and "is not a record id" in problems[0].message
+    assert export_tree(tmp_path / "out", [data]) is None
+    assert not (tmp_path / "layouts").exists() and not (tmp_path / "out").exists()
+
+
+def test_a_removal_note_redirect_must_be_a_record_id(tmp_path):
+    data = write_tree(tmp_path, [adapter()])
+    (data / "removed.yaml").write_text(REMOVED.format(id="old-box", redirect='"../../x"'), encoding="utf-8")
+    assert [p.field for p in check([data]).problems if p.rule == "removal-note"] == [("removed", 0, "redirect")]
+
+
+@pytest.mark.parametrize("relative", ["../x", "a/../../x", "/etc/passwd", "", ".", "static/../../x"])
+def test_the_one_path_guard_refuses_a_path_outside_its_folder(tmp_path, relative):
+    with pytest.raises(OutsideFolder):
+        inside(tmp_path / "out", relative)
+    assert inside(tmp_path / "out", "static/a/index.html") == tmp_path / "out" / "static" / "a" / "index.html"
+
+
+def test_the_guard_follows_symbolic_links(tmp_path):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "link").symlink_to(tmp_path)
+    with pytest.raises(OutsideFolder):
+        inside(tmp_path / "out", "link/x")
+
+
+def test_export_and_watcher_write_only_through_the_guard(tmp_path, monkeypatch, capsys):
+    """Whatever export_files yields, neither writer puts a file outside OUT; the export says why, no traceback."""
+    from uasdb.publish import export
+    data = write_tree(tmp_path, [adapter()])
+    real = export.export_files
+
+    def hostile(site, generated_at, **kw):
+        yield from real(site, generated_at, **kw)
+        yield "static/../../escaped.html", ["x"]
+    monkeypatch.setattr(export, "export_files", hostile)
+    monkeypatch.setattr(watch, "export_files", hostile)
+    assert export.run_export(tmp_path / "out", [data]) == 1
+    assert "would be written outside" in capsys.readouterr().err
+    problems = watch.refresh(tmp_path / "out2", [data])
+    assert any("would be written outside" in p for p in problems)
+    assert not (tmp_path / "escaped.html").exists()
+
+
+# 4. The watcher behind `make serve` died on a dangling link, a file deleted between listing and stat, or anything
+# refresh() raised.
+def _watched_tree(tmp_path):
+    data = write_tree(tmp_path, [adapter()])
+    out = tmp_path / "generated"
+    assert watch.refresh(out, [data], state := watch.State()) == []
+    return data, out, state
+
+
+def test_the_watcher_survives_a_dangling_link(tmp_path):
+    data, out, state = _watched_tree(tmp_path)
+    (data / "adapters" / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    assert watch.snapshot([data])  # no traceback
+    problems = watch.refresh(out, [data], state)
+    assert any("gone.yaml" in p and "symbolic link" in p for p in problems)
+    assert '"serve_errors"' in (out / "data" / "common.json").read_text(encoding="utf-8")
+    (data / "adapters" / "gone.yaml").unlink()
+    assert watch.refresh(out, [data], state) == []
+
+
+def test_the_watcher_survives_a_file_deleted_between_listing_and_stat(tmp_path, monkeypatch):
+    from uasdb.records import database
+    data, out, state = _watched_tree(tmp_path)
+    victim = data / "adapters" / "acme-box-2.yaml"
+    victim.write_text((data / "adapters" / "acme-box.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    real = database.discover
+    monkeypatch.setattr(database, "discover", lambda paths=(): [*real(paths), data / "adapters" / "deleted.yaml"])
+    problems = watch.refresh(out, [data], state)
+    assert any("deleted.yaml" in p and "cannot read file" in p for p in problems)
+    monkeypatch.undo()
+    victim.unlink()
+    assert watch.refresh(out, [data], state) == []
+
+
+def test_the_watcher_keeps_the_last_good_export_when_refresh_raises_and_goes_on(tmp_path, monkeypatch, capsys):
+    from uasdb.publish import export
+    data, out, state = _watched_tree(tmp_path)
+    before = (out / "static" / "api" / "v1" / "adapters" / "acme-box.json").read_text(encoding="utf-8")
+    calls = []
+
+    def broken(*args, **kwargs):
+        calls.append(1)
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(watch, "prepare", broken)
+    problems = watch.refresh(out, [data], state)
+    assert problems[-1].startswith("export failed: PermissionError")
+    assert (out / "static" / "api" / "v1" / "adapters" / "acme-box.json").read_text(encoding="utf-8") == before
+    monkeypatch.setattr(watch, "prepare", export.prepare)
+    assert watch.refresh(out, [data], state) == []
+
+
+def test_the_watch_loop_goes_on_after_a_failed_poll(tmp_path, monkeypatch, capsys):
+    data, out, _ = _watched_tree(tmp_path)
+    polls = iter([{"x": (0, 0)}, OSError("tree vanished"), {"x": (1, 1)}])
+
+    def flaky(trees):
+        step = next(polls, None)
+        if isinstance(step, Exception):
+            raise step
+        return step if step is not None else {"x": (1, 1)}
+    monkeypatch.setattr(watch, "snapshot", flaky)
+    monkeypatch.setattr(watch, "record_folders", lambda trees: [])
+    assert watch.watch(out, [data], interval=0, once=True) in (0, 1)
+    assert "cannot read the data folders: OSError: tree vanished" in capsys.readouterr().err
+
+
+def test_the_watcher_outlives_a_file_created_and_deleted_in_a_loop(tmp_path):
+    """The loop that killed it in under 40 s on main: each poll may meet the file half there."""
+    import threading
+    data, out, state = _watched_tree(tmp_path)
+    stop = threading.Event()
+    flicker = data / "adapters" / "flicker.yaml"
+
+    def churn():
+        while not stop.is_set():
+            flicker.write_text("x", encoding="utf-8")
+            flicker.unlink(missing_ok=True)
+    thread = threading.Thread(target=churn)
+    thread.start()
+    try:
+        for _ in range(60):
+            watch.snapshot([data])
+            watch.refresh(out, [data], state)
+    finally:
+        stop.set()
+        thread.join()
+    assert watch.refresh(out, [data], state) == []
+
+
+# 14. A record folder that is a symbolic link was skipped by `validate data`, yet exported.
+def test_a_record_folder_that_is_a_link_is_validated(tmp_path):
+    from helpers import BASE_CHIPSET
+    data = write_tree(tmp_path, [adapter()], chipsets=[])
+    (data / "chipsets").rmdir()
+    elsewhere = tmp_path / "elsewhere" / "chipsets"
+    elsewhere.mkdir(parents=True)
+    write_tree(tmp_path / "elsewhere", [], [dict(BASE_CHIPSET, bogus=1)])
+    (data / "chipsets").symlink_to(tmp_path / "elsewhere" / "data" / "chipsets", target_is_directory=True)
+    result = check([data])
+    assert {r.kind for r in result.records} == {"adapter", "chipset"}
+    assert any(p.file.endswith("jms578.yaml") and "bogus" in p.message for p in result.errors)
