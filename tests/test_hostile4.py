@@ -3,9 +3,12 @@ The class-wide guards live beside them: tests/test_linear_patterns.py (every pat
 tests/test_properties.py (Hypothesis over the parsers), tests/js/hostile.test.mjs (the site's JS on generated input)."""
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
-from helpers import adapter, write_tree
+from helpers import REPO, adapter, write_tree
+from uasdb.ingest import issue as issue_mod
 from uasdb import cli
 from uasdb.paths import OutsideFolder, inside
 from uasdb.publish import watch
@@ -171,3 +174,90 @@ def test_a_record_folder_that_is_a_link_is_validated(tmp_path):
     result = check([data])
     assert {r.kind for r in result.records} == {"adapter", "chipset"}
     assert any(p.file.endswith("jms578.yaml") and "bogus" in p.message for p in result.errors)
+
+
+# The issue bot (uasdb from-issue).
+ISSUES = REPO / "tests" / "fixtures" / "issues"
+DATE = datetime.date(2026, 11, 21)
+
+
+def issue_body(name: str) -> str:
+    return (ISSUES / name).read_text(encoding="utf-8")
+
+
+def answer(text: str, label: str, value: str) -> str:
+    """The issue body with the answer under `### label` replaced."""
+    start = text.index(f"### {label}\n\n") + len(f"### {label}\n\n")
+    end = text.find("\n\n### ", start)
+    return text[:start] + value + (text[end:] if end != -1 else "\n")
+
+
+@pytest.fixture
+def bot_data(tmp_path):
+    data = write_tree(tmp_path, [adapter()])
+    return data
+
+
+def bot_refuses(text, data):
+    with pytest.raises(issue_mod.IssueError) as caught:
+        issue_mod.from_issue(text, "issue", "octocat", DATE, data)
+    return caught.value.problems
+
+
+# 2. The bot ignored the form's required consent checkbox.
+@pytest.mark.parametrize("publishing", ["- [ ] I tested this myself, or the link above is where the report comes from, "
+                                        "and it may be published in the database.", "_No response_", None])
+def test_the_bot_refuses_a_report_without_the_consent_box_ticked(bot_data, publishing):
+    text = issue_body("public-source.md")
+    if publishing is None:
+        text = text[:text.index("### Publishing")]
+    else:
+        text = answer(text, "Publishing", publishing)
+    problems = bot_refuses(text, bot_data)
+    assert [p.rule for p in problems] == ["issue-consent"], [p.render() for p in problems]
+    assert problems[0].field == ("Publishing",) and "tick the box" in problems[0].fix
+
+
+def test_the_bot_accepts_the_ticked_box_in_either_case(bot_data):
+    text = issue_body("public-source.md").replace("- [X] I tested", "- [x] I tested")
+    assert issue_mod.from_issue(text, "issue", "octocat", DATE, bot_data).report["quirks"] == "u"
+
+
+# 3. The bot took another ID's letters as this report's quirk.
+@pytest.mark.parametrize("quirks", ["152d:0578:u,174c:55aa:k", "174c:55aa:k", "usb-storage.quirks=174c:55aa:u",
+                                    "152d:0578:", "u k", "152d:0578:u:k", "IGNORE_UAS", "152d:0578:u,152d:0578:u"])
+def test_a_quirk_answer_for_another_id_or_several_is_refused(bot_data, quirks):
+    text = answer(issue_body("public-source.md"), "Quirk flags", quirks)
+    problems = bot_refuses(text, bot_data)
+    assert "issue-quirks" in [p.rule for p in problems], [p.render() for p in problems]
+
+
+@pytest.mark.parametrize("quirks", ["u", "U", "152d:0578:u", "usb-storage.quirks=152d:0578:u", " 152D:0578:u "])
+def test_a_quirk_answer_of_letters_or_the_reports_own_entry_is_read(bot_data, quirks):
+    text = answer(issue_body("public-source.md"), "Quirk flags", quirks)
+    assert issue_mod.from_issue(text, "issue", "octocat", DATE, bot_data).report["quirks"] == "u"
+
+
+# 11. The bot wrote a record whose id is another record's alias (it validated against a tree without the others).
+def test_the_bot_refuses_a_new_id_that_is_another_records_alias(bot_data):
+    (bot_data / "adapters" / "acme-box.yaml").unlink()
+    write_tree(bot_data.parent, [adapter(aliases=["acme-ab-100"])])
+    problems = bot_refuses(issue_body("new-adapter-with-probe.md"), bot_data)
+    assert any(p.rule == "unique-ids" and "acme-ab-100" in p.message for p in problems), [p.render() for p in problems]
+
+
+def test_the_bot_is_not_blamed_for_problems_the_tree_already_had(bot_data):
+    broken = adapter(id="other-box", usb_ids=[{"vid": "174c", "pid": "55aa"}])
+    broken["reports"][0]["source"] = {"url": "http://example.org/not-https"}
+    write_tree(bot_data.parent, [broken])
+    assert issue_mod.from_issue(issue_body("new-adapter-with-probe.md"), "issue", "octocat", DATE, bot_data).target.new
+
+
+def test_the_bot_writes_only_inside_the_adapters_folder(bot_data, monkeypatch):
+    outcome = issue_mod.from_issue(issue_body("new-adapter-with-probe.md"), "issue", "octocat", DATE, bot_data)
+    monkeypatch.setattr(outcome.target, "adapter_id", "../../escaped")
+    monkeypatch.setattr(issue_mod, "from_issue", lambda *a, **k: outcome)
+    with pytest.raises(OutsideFolder):
+        issue_mod.run_from_issue(str(ISSUES / "new-adapter-with-probe.md"), "octocat", "2026-11-21", True,
+                                 str(bot_data), None, None)
+    assert not (bot_data.parent.parent / "escaped.yaml").exists()
