@@ -4,6 +4,8 @@ tests/test_properties.py (Hypothesis over the parsers), tests/js/hostile.test.mj
 from __future__ import annotations
 
 import datetime
+import json
+import time
 
 import pytest
 
@@ -261,3 +263,141 @@ def test_the_bot_writes_only_inside_the_adapters_folder(bot_data, monkeypatch):
         issue_mod.run_from_issue(str(ISSUES / "new-adapter-with-probe.md"), "octocat", "2026-11-21", True,
                                  str(bot_data), None, None)
     assert not (bot_data.parent.parent / "escaped.yaml").exists()
+
+
+# 5. Superlinear patterns and loops (each measured on main; tests/test_linear_patterns.py covers every pattern).
+def _seconds(function, *args):
+    started = time.perf_counter()
+    function(*args)
+    return time.perf_counter() - started
+
+
+def test_two_hundred_thousand_tabs_are_one_error_line_read_fast(tmp_path):
+    from uasdb.records.loader import load_text
+    text = b'id: acme-box\nname: "' + b"\t" * 200_000 + b'"\n'
+    took = _seconds(load_text, "x.yaml", text)
+    tabs = [p for p in load_text("x.yaml", text).problems if p.rule == "file-tabs"]
+    assert len(tabs) == 1 and "200000 tabs on 1 line" in tabs[0].message and took < 1  # main: 262 s, 200,001 lines
+
+
+@pytest.mark.parametrize("unit", ["<a ", "<a:", "<a x=", "<!-", "<https:"])
+def test_notes_full_of_tag_or_autolink_starts_are_checked_in_linear_time(check_records, unit):
+    # On main, 16,000 repeats of `<a ` or `<a:` took 44 s and 39 s.
+    record = adapter(notes=unit * 16_000)
+    started = time.perf_counter()
+    check_records([record])
+    assert time.perf_counter() - started < 5
+
+
+def test_raw_html_is_still_found_where_it_was():
+    from uasdb.records.rules.markdown import html_tag
+    assert html_tag("a <img src=x onerror=alert(1)> b") == "<img src=x onerror=alert(1)>"
+    assert html_tag("x <br/> y") == "<br/>" and html_tag("</div>") == "</div>" and html_tag("<!-- c") == "<!--"
+    assert html_tag("a <b and c") is None and html_tag("1 < 2 > 0") is None and html_tag("<a\n href=x>") == "<a\n href=x>"
+
+
+def test_one_long_dmesg_line_is_checked_in_linear_time(check_records):
+    line = "usb 1-1: new " * 40_000  # main: 6-13 s in evidence-one-boot
+    record = adapter(report={"evidence": {"dmesg": line}})
+    started = time.perf_counter()
+    check_records([record])
+    assert time.perf_counter() - started < 5
+
+
+def test_rules_skip_a_value_the_schema_refused_as_too_long(check_records):
+    record = adapter(report={"evidence": {"dmesg": "ID 152d:0578 " * 5_000}})
+    problems = check_records([record])
+    assert [p.rule for p in problems if "evidence" in str(p.field)] == ["schema-maxlength"]
+
+
+def test_the_bot_answers_a_long_form_quickly(bot_data):
+    """A 62.7 KB answer (under GitHub's body limit): main gave no answer in 10 s."""
+    text = answer(issue_body("new-adapter-with-probe.md"), "dmesg lines", "ID 152d:0578 " * 4_800)
+    started = time.perf_counter()
+    with pytest.raises(issue_mod.IssueError):
+        issue_mod.from_issue(text, "issue", "octocat", DATE, bot_data)
+    assert time.perf_counter() - started < 5
+
+
+def test_the_bot_answers_an_overlong_adapter_id_without_a_traceback(bot_data):
+    text = answer(issue_body("new-adapter-with-probe.md"), "Adapter in uasdb", "0x" * 30_000)
+    assert [p.rule for p in bot_refuses(text, bot_data)] == ["issue-adapter"]
+
+
+# 9. Unicode noncharacters (and lone surrogates) passed text-safe and made atom.xml not well-formed.
+NONCHARACTERS = [*range(0xFDD0, 0xFDF0), *[plane * 0x10000 + low for plane in range(17) for low in (0xFFFE, 0xFFFF)]]
+
+
+def test_every_noncharacter_is_in_the_one_set():
+    from uasdb.records.rules.text import INVISIBLE
+    assert [hex(c) for c in NONCHARACTERS if not INVISIBLE.match(chr(c))] == []
+    assert INVISIBLE.match("\ud800") and not INVISIBLE.match("\ufffd")
+
+
+@pytest.mark.parametrize("escape", ['"\\uFFFE"', '"\\uFFFF"', '"\\U0010FFFF"', '"\\uFDD0"'])
+def test_a_noncharacter_written_as_a_yaml_escape_is_refused(tmp_path, escape):
+    data = write_tree(tmp_path, [adapter()])
+    path = data / "adapters" / "acme-box.yaml"
+    text = path.read_text(encoding="utf-8").replace("name: Acme Box USB 3.0 SATA enclosure", f"name: {escape[:-1]}Acme Box\"")
+    path.write_text(text, encoding="utf-8")
+    assert [p.rule for p in check([data]).errors] == ["text-safe"]
+
+
+def test_the_bot_refuses_a_noncharacter_in_an_answer(bot_data):
+    text = issue_body("new-adapter-with-probe.md").replace("WD Red 4TB", "WD Red\ufffe 4TB")
+    assert [p.rule for p in bot_refuses(text, bot_data)] == ["issue-text"]
+
+
+# 10. Distribution records were outside text-safe.
+@pytest.mark.parametrize("name", ['"Arm\\u202ebian"', '"Arm\\u200bbian"', '"Arm\\nbian"', '"Armbian\\U000e0041"',
+                                  '"Arm\\uFFFEbian"'])
+def test_distribution_records_are_under_text_safe(tmp_path, name):
+    import shutil
+    data = write_tree(tmp_path, [adapter()])
+    (data / "distributions").mkdir()
+    shutil.copy(REPO / "data" / "distributions" / "armbian.yaml", data / "distributions")
+    assert [p.rule for p in check([data]).errors] == []
+    path = data / "distributions" / "armbian.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("name: Armbian", f"name: {name}"), encoding="utf-8")
+    assert [(p.rule, p.field) for p in check([data]).errors] == [("text-safe", ("name",))]
+
+
+# 13. The probe printed Hangul and half-width fillers raw, which the bot then refused.
+def test_the_probe_escapes_every_character_the_bot_refuses():
+    import sys
+    from uasdb.probe.common import printable
+    from uasdb.records.rules.text import INVISIBLE
+    for code in range(sys.maxunicode + 1):
+        character = chr(code)
+        if INVISIBLE.match(character):
+            assert INVISIBLE.search(printable(f"a{character}b")) is None, hex(code)
+    assert printable("Drive\u3164\u115f\uffa0") == "Drive\\u3164\\u115f\\uffa0"
+
+
+def test_the_bundled_probe_carries_the_one_set(tmp_path):
+    import subprocess
+    import sys
+    from uasdb.publish.probebuild import bundle
+    (tmp_path / "probe.py").write_text(bundle(), encoding="utf-8")
+    script = ("import runpy, sys; sys.argv = ['probe']; ns = runpy.run_path(sys.argv[1] if False else 'probe.py', "
+              "run_name='bundled'); print(ns['printable']('x\\u3164\\ufffe\\u200b'))")
+    run = subprocess.run([sys.executable, "-I", "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert run.stdout.strip() == "x\\u3164\\ufffe\\u200b", run.stderr[-2000:]
+
+
+# 15. A waiver naming a file outside data/ was skipped silently.
+@pytest.mark.parametrize("record", ["../README.md", "/etc/passwd", "adapters/../../x.yaml"])
+def test_a_waiver_naming_a_file_outside_data_is_an_error(tmp_path, record):
+    data = write_tree(tmp_path, [adapter()])
+    (tmp_path / "README.md").write_text("x", encoding="utf-8")
+    (data / "waivers.yaml").write_text(f"waivers:\n  - record: {json.dumps(record)}\n    rule: shared-usb-id\n"
+                                       "    field: usb_ids[0]\n    reason: test\n", encoding="utf-8")
+    problems = [p for p in check([data]).errors if p.rule == "waiver-valid"]
+    assert len(problems) == 1 and "is not a file inside" in problems[0].message
+
+
+# 16. A name of three spaces validated.
+@pytest.mark.parametrize("blank", ["   ", "\u3000\u3000", " \u00a0 "])
+def test_a_name_of_blanks_fails_validation(check_records, blank):
+    assert [(p.rule, p.field) for p in check_records([adapter(name=blank)]) if p.severity == "error"] == \
+        [("text-safe", ("name",))]

@@ -59,6 +59,7 @@ def _heading(line: str) -> Optional[str]:
     return label or None
 
 ADAPTER_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+MAX_ID = 80  # the schema's maxLength for an id (a longer name is no file to look for: the OS refuses it)
 
 
 @lru_cache(maxsize=1)
@@ -433,7 +434,7 @@ def find_target(issue: Issue, usb_id: Optional[str], data_dir: Path) -> Optional
         if adapter_id is None:
             return None
         path = inside(adapters, f"{adapter_id}.yaml")
-        if not path.is_file():
+        if len(adapter_id) > MAX_ID or not path.is_file():
             issue.problem("adapter", f"there is no adapter `{adapter_id}` in the database",
                           "check the id on the adapter's page, or leave the field empty for a new adapter", "issue-adapter")
             return None

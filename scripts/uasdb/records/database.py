@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import copy
 import dataclasses
 import datetime
 import fnmatch
@@ -254,9 +255,10 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
         if known and known[0] == record.text and known[1] == context_key:
             problems.extend(known[2])
             continue
+        seen_by_rules = _without_too_long(record)
         found = [record.loaded.problem(finding.field, finding.message, finding.fix, rule.id,
                                        finding.severity or rule.severity)
-                 for rule in per_record if record.kind in rule.kinds for finding in _safe(rule, record, ctx)]
+                 for rule in per_record if record.kind in rule.kinds for finding in _safe(rule, seen_by_rules, ctx)]
         if cache:
             cache.findings[record.path] = (record.text, context_key, found)
         problems.extend(found)
@@ -275,6 +277,25 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
     problems.extend(removal_problems(sorted(roots), records, display_path))
     problems, waived = apply_waivers(sorted(roots), problems, checked, display_path)
     return Result(records, sorted(problems, key=Problem.sort_key), waived)
+
+
+def _without_too_long(record: Record) -> Record:
+    """The record as the per-record rules see it: without the values the schema already refused as too long
+    (`schema-maxlength`). The schema's error says what is wrong with such a value; no rule spends time on it (a
+    256 KiB evidence block once kept the issue bot busy for seconds), and no rule adds a second opinion of it."""
+    too_long = [p.field for p in record.loaded.problems if p.rule == "schema-maxlength" and p.field]
+    if not too_long:
+        return record
+    data = copy.deepcopy(record.data)
+    for path in too_long:
+        parent = data
+        for step in path[:-1]:
+            parent = parent[step] if isinstance(parent, (dict, list)) else None
+        if isinstance(parent, dict):
+            parent.pop(path[-1], None)
+        elif isinstance(parent, list) and isinstance(path[-1], int) and path[-1] < len(parent):
+            parent[path[-1]] = ""
+    return Record(record.kind, dataclasses.replace(record.loaded, data=data))
 
 
 def _links(data: Any) -> Tuple[str, ...]:
