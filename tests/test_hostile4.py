@@ -401,3 +401,31 @@ def test_a_waiver_naming_a_file_outside_data_is_an_error(tmp_path, record):
 def test_a_name_of_blanks_fails_validation(check_records, blank):
     assert [(p.rule, p.field) for p in check_records([adapter(name=blank)]) if p.severity == "error"] == \
         [("text-safe", ("name",))]
+
+
+# 12. `uasdb diff` wrote record names raw into the job summary (Markdown and HTML), and ran when validate refused.
+HOSTILE_NAMES = ["[click](https://evil.example/)", "![x](https://evil.example/x.png)", "<img src=x onerror=alert(1)>",
+                 "a | b", "`code` and ``more``", "line\nbreak", "<details><summary>x"]
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_the_diff_summary_shows_a_name_as_code_never_as_markdown(name):
+    from uasdb.tools.datadiff import Summary, render
+    record = dict(adapter(name=name), id="x")
+    text = render(Summary(removed=[("x", record, None)]), "main", "this change")
+    line = next(line for line in text.splitlines() if line.startswith("- `x` "))
+    span = line[len("- `x` "):]
+    fence = span[: len(span) - len(span.lstrip("`"))]
+    assert span.endswith(fence) and fence not in span[len(fence):-len(fence)]  # one code span, closed once
+    assert "\n" not in span and "|" not in span.replace("\\|", "")
+
+
+def test_the_diff_workflow_summarises_only_what_validate_accepted():
+    import yaml
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "data-diff.yml").read_text(encoding="utf-8"))
+    steps = workflow["jobs"]["summarise"]["steps"]
+    validate = next(s for s in steps if s.get("run") == "uasdb validate")
+    summary = next(s for s in steps if "uasdb diff" in s.get("run", ""))
+    assert summary["env"]["VALIDATED"] == f"${{{{ steps.{validate['id']}.outcome }}}}"
+    refused, rest = summary["run"].split("uasdb diff", 1)
+    assert '"$VALIDATED" != "success"' in refused and "refused this change" in refused and "exit 1" in refused
