@@ -429,3 +429,13 @@ def test_the_diff_workflow_summarises_only_what_validate_accepted():
     assert summary["env"]["VALIDATED"] == f"${{{{ steps.{validate['id']}.outcome }}}}"
     refused, rest = summary["run"].split("uasdb diff", 1)
     assert '"$VALIDATED" != "success"' in refused and "refused this change" in refused and "exit 1" in refused
+
+
+# 8. `lsusb -v` values were not checked in the probe's parser either.
+def test_the_probe_reads_an_lsusb_v_id_only_when_it_is_four_hex_digits():
+    from uasdb.probe.parsers import parse_lsusb_verbose
+    paste = "Device Descriptor:\n  bcdUSB 3.20\n  idVendor 0x&platform=pi5&d=dead:beef\n  idProduct 0x05789\n  bcdDevice 1.00\n"
+    (device,) = parse_lsusb_verbose(paste)
+    assert (device["vid"], device["pid"]) == (None, None)
+    (device,) = parse_lsusb_verbose("Device Descriptor:\n  idVendor 0x152D JMicron\n  idProduct 0x0578 JMS578\n  bcdDevice 1.00\n")
+    assert (device["vid"], device["pid"]) == ("152d", "0578")
