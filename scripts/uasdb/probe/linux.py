@@ -187,7 +187,8 @@ def os_release(env: Env) -> Optional[str]:
     text = env.read("etc/os-release") or env.read("usr/lib/os-release")
     if not text:
         return None
-    values = dict(re.findall(r'^([A-Z_]+)="?(.*?)"?\s*$', text, re.M))
+    # Each line stripped first: `"?\s*$` after a lazy value re-read the trailing blanks at every step.
+    values = dict(m.groups() for m in (re.fullmatch(r'([A-Z_]+)="?(.*?)"?', line.rstrip()) for line in text.splitlines()) if m)
     name = printable(values.get("PRETTY_NAME") or values.get("NAME") or "") or None
     if name and env.path("etc/rpi-issue").exists():
         name = f"Raspberry Pi OS, {name}"  # Raspberry Pi OS reports itself as Debian
