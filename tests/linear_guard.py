@@ -24,14 +24,13 @@ import pkgutil
 import re
 import signal
 import time
-from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from helpers import REPO
 
 try:
-    from re import _parser as sre_parse  # Python 3.11+
     from re import _constants as sre_constants
+    from re import _parser as sre_parse  # Python 3.11+
 except ImportError:  # pragma: no cover - Python 3.10
     import sre_constants  # type: ignore
     import sre_parse  # type: ignore
@@ -215,7 +214,7 @@ def _text_caller(function) -> Optional[Callable[[str], object]]:
 
     def call(text: str):
         arguments = []
-        for index, (parameter, kind) in enumerate(zip(required, kinds)):
+        for index, (parameter, kind) in enumerate(zip(required, kinds, strict=True)):
             value = text if index == text_index else FIXED.get(parameter.name, "x")
             arguments.append(value.encode("utf-8", "surrogatepass") if kind == "bytes" else value)
         return function(*arguments)
@@ -363,7 +362,7 @@ def timed(run: Callable[[], object], limit: float) -> float:
 def superlinear(run_at: Callable[[int], Callable[[], object]]) -> Optional[str]:
     """None when 100× takes about ten times 10×, else what was measured. A run that looks superlinear is measured
     again (a collection or another process can stall one run); both must look so."""
-    for attempt in range(2):
+    for _ in range(2):
         ten = timed(run_at(10 * BASE), 1.0)
         if ten == float("inf"):
             return "over 1 s at 10×"
@@ -376,7 +375,7 @@ def superlinear(run_at: Callable[[int], Callable[[], object]]) -> Optional[str]:
 def slow_cases(run_at_unit: Callable[[str, str, int], Callable[[], object]], units: Iterable[Tuple[str, str]]) -> List[str]:
     """The first worst case that grows faster than linearly (one is enough to fail, and each costs seconds)."""
     for prefix, unit in units:
-        found = superlinear(lambda size: run_at_unit(prefix, unit, size))
+        found = superlinear(lambda size, prefix=prefix, unit=unit: run_at_unit(prefix, unit, size))
         if found:
             return [f"{prefix!r} + {unit!r}×n: {found}"]
     return []

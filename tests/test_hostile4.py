@@ -11,7 +11,6 @@ import pytest
 
 from helpers import REPO, adapter, write_tree
 from uasdb.ingest import issue as issue_mod
-from uasdb import cli
 from uasdb.paths import OutsideFolder, inside
 from uasdb.publish import watch
 from uasdb.publish.export import export_tree
@@ -365,6 +364,7 @@ def test_distribution_records_are_under_text_safe(tmp_path, name):
 # 13. The probe printed Hangul and half-width fillers raw, which the bot then refused.
 def test_the_probe_escapes_every_character_the_bot_refuses():
     import sys
+
     from uasdb.probe.common import printable
     from uasdb.records.rules.text import INVISIBLE
     for code in range(sys.maxunicode + 1):
@@ -377,6 +377,7 @@ def test_the_probe_escapes_every_character_the_bot_refuses():
 def test_the_bundled_probe_carries_the_one_set(tmp_path):
     import subprocess
     import sys
+
     from uasdb.publish.probebuild import bundle
     (tmp_path / "probe.py").write_text(bundle(), encoding="utf-8")
     script = ("import runpy, sys; sys.argv = ['probe']; ns = runpy.run_path(sys.argv[1] if False else 'probe.py', "

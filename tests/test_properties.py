@@ -5,7 +5,6 @@ taken from another section, no change of data by fmt). The check page's link and
 kind of harness in Node: tests/js/generated.test.mjs."""
 from __future__ import annotations
 
-import datetime
 import re
 from pathlib import Path
 
@@ -69,9 +68,9 @@ ids = st.sampled_from(["152d:0578", "174c:55aa", "0bda:9210"])
 
 
 @SETTINGS
-@given(st.one_of(letters, st.builds(lambda i, l: f"{i}:{l}", ids, letters),
-                 st.builds(lambda a, b: f"{a},{b}", st.builds(lambda i, l: f"{i}:{l}", ids, letters),
-                           st.builds(lambda i, l: f"{i}:{l}", ids, letters)),
+@given(st.one_of(letters, st.builds(lambda i, flags: f"{i}:{flags}", ids, letters),
+                 st.builds(lambda a, b: f"{a},{b}", st.builds(lambda i, flags: f"{i}:{flags}", ids, letters),
+                           st.builds(lambda i, flags: f"{i}:{flags}", ids, letters)),
                  st.text(max_size=30)), ids)
 def test_the_bot_reads_a_quirk_answer_only_as_letters_or_this_ids_entry(answer, usb_id):
     read = issue_mod.quirk_answer(answer, usb_id)

@@ -288,10 +288,15 @@ def _without_too_long(record: Record) -> Record:
         return record
     data = copy.deepcopy(record.data)
     for path in too_long:
-        parent = data
+        parent: Any = data
         for step in path[:-1]:
-            parent = parent[step] if isinstance(parent, (dict, list)) else None
-        if isinstance(parent, dict):
+            if isinstance(parent, dict):
+                parent = parent.get(step)
+            elif isinstance(parent, list) and isinstance(step, int) and step < len(parent):
+                parent = parent[step]
+            else:
+                parent = None
+        if isinstance(parent, dict) and isinstance(path[-1], str):
             parent.pop(path[-1], None)
         elif isinstance(parent, list) and isinstance(path[-1], int) and path[-1] < len(parent):
             parent[path[-1]] = ""

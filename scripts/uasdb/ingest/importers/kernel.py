@@ -155,7 +155,7 @@ MASK_START = re.compile(r"\bmask\s*=\s*\(")
 
 
 def _mask(body: str):
-    """The text inside `mask = ( … );`: up to the first `;` after `mask = (`, which must follow `)`. One pass: the
+    r"""The text inside `mask = ( … );`: up to the first `;` after `mask = (`, which must follow `)`. One pass: the
     next `;` is found once for every `mask = (` before it (`\(([^;]*)\)\s*;` read on to it from each one)."""
     semicolon = -1
     for start in MASK_START.finditer(body):
