@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from helpers import REPO
+from uasdb.publish.files import api_file
 
 pytestmark = pytest.mark.slow  # a whole export in a subprocess
 
@@ -65,7 +66,7 @@ def exported(tmp_path_factory):
 
 
 def api(out, name):
-    return json.loads((out / "static" / "api" / "v1" / name).read_text(encoding="utf-8"))["result"]
+    return json.loads(api_file(out, name).read_text(encoding="utf-8"))["result"]
 
 
 def test_the_new_platform_has_its_verdicts(exported):

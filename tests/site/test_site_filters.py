@@ -57,16 +57,18 @@ def test_buy_filters_offer_the_models_choices_and_counts(watched_page, site):
 
 
 def test_choosing_narrows_the_rows_and_the_address_holds_it(watched_page, site):
+    # /buy/pi4/: the fixture's Pi 5 page holds two rows only since issue 36 withholds the expectations whose kind
+    # of evidence has not beaten the baseline (the fixture's evaluation grades too few cells to earn any).
     page = watched_page
-    rows = buy_rows(site, "pi5")
-    page.goto("/buy/pi5/")
+    rows = buy_rows(site, "pi4")
+    page.goto("/buy/pi4/")
     page.get_by_label("Kind", exact=True).select_option("enclosure")
-    expect(page).to_have_url(re.compile(r"/buy/pi5/\?kind=enclosure$"))
+    expect(page).to_have_url(re.compile(r"/buy/pi4/\?kind=enclosure$"))
     assert shown(page) == expected(rows, kind="enclosure")
-    page.get_by_label("Boots Pi 5", exact=True).select_option("untested")
+    page.get_by_label("Boots Pi 4", exact=True).select_option("untested")
     assert query(page) == {"kind": "enclosure", "boots": "untested"}
     want = expected(rows, kind="enclosure", boots="untested")
-    assert 0 < len(want) < len(rows) and shown(page) == want
+    assert 0 < len(want) < len(expected(rows, kind="enclosure")) and shown(page) == want
     assert status(page) == f"{len(want)} of {len(rows)} shown"
     # The link reproduces the view in a fresh page.
     link = page.url
@@ -74,31 +76,31 @@ def test_choosing_narrows_the_rows_and_the_address_holds_it(watched_page, site):
     fresh.goto(link)
     assert shown(fresh) == want
     assert fresh.get_by_label("Kind", exact=True).input_value() == "enclosure"
-    assert fresh.get_by_label("Boots Pi 5", exact=True).input_value() == "untested"
+    assert fresh.get_by_label("Boots Pi 4", exact=True).input_value() == "untested"
     assert status(fresh) == status(page)
     assert page.problems == []
 
 
 def test_back_and_forward_step_through_the_choices(watched_page, site):
     page = watched_page
-    rows = buy_rows(site, "pi5")
-    page.goto("/buy/pi5/")
-    page.get_by_label("Drive", exact=True).select_option("sata")
+    rows = buy_rows(site, "pi4")
+    page.goto("/buy/pi4/")
+    page.get_by_label("Kind", exact=True).select_option("enclosure")
     page.get_by_label("Filter rows").fill("fixturebrand")
-    expect(page).to_have_url(re.compile(r"\?q=fixturebrand&drive=sata$"))
+    expect(page).to_have_url(re.compile(r"\?q=fixturebrand&kind=enclosure$"))
     typed = shown(page)
-    assert len(typed) < len(expected(rows, drive="sata"))
+    assert len(typed) < len(expected(rows, kind="enclosure"))
     page.go_back()  # the typing was one step
-    expect(page).to_have_url(re.compile(r"\?drive=sata$"))
+    expect(page).to_have_url(re.compile(r"\?kind=enclosure$"))
     assert page.get_by_label("Filter rows").input_value() == ""
-    assert shown(page) == expected(rows, drive="sata")
+    assert shown(page) == expected(rows, kind="enclosure")
     page.go_back()
-    expect(page).to_have_url(re.compile(r"/buy/pi5/$"))
-    assert page.get_by_label("Drive", exact=True).input_value() == ""
+    expect(page).to_have_url(re.compile(r"/buy/pi4/$"))
+    assert page.get_by_label("Kind", exact=True).input_value() == ""
     assert len(shown(page)) == len(rows)
     page.go_forward()
     page.go_forward()
-    expect(page).to_have_url(re.compile(r"\?q=fixturebrand&drive=sata$"))
+    expect(page).to_have_url(re.compile(r"\?q=fixturebrand&kind=enclosure$"))
     assert page.get_by_label("Filter rows").input_value() == "fixturebrand"
     assert shown(page) == typed
     assert page.problems == []
@@ -122,12 +124,12 @@ def test_an_empty_result_says_so_and_clears(watched_page, site):
 
 def test_a_section_left_empty_says_so(watched_page, site):
     page = watched_page
-    buy = model(site, "buy/pi5.json")
-    nvme = [r for r in buy["products"] if "nvme" in r["facets"]["drive"]]
-    assert nvme and not [r for r in buy["expected"] if "nvme" in r["facets"]["drive"]]
-    page.goto("/buy/pi5/?drive=nvme")
-    assert page.get_by_text("None of the untested products match the filters.").is_visible()
-    assert page.locator("table.buy-expected").is_hidden()
+    buy = model(site, "buy/pi4.json")
+    docks = [r for r in buy["avoid"] if "dock" in r["facets"]["kind"]]
+    assert docks and not [r for r in buy["products"] if "dock" in r["facets"]["kind"]]
+    page.goto("/buy/pi4/?kind=dock")
+    assert page.get_by_text("None of the products in this section match the filters.").first.is_visible()
+    assert shown(page) == [f"/adapters/{r['id']}/" for r in docks]
 
 
 def test_a_choice_the_page_does_not_offer_is_dropped_from_the_address(watched_page, site):
