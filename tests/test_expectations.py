@@ -335,6 +335,8 @@ def test_no_strong_expectation_from_copies_or_another_hardware(data, pid, platfo
     ("orico-ufsd-j", "pi5", "siblings of a shared default ID"),
     ("orico-ufsd-j", "pi4", "siblings of a shared default ID"),
     ("generic-jms578-sata-adapter", "pi5", "its own Pi 4 reports disagree"),
+    ("generic-jmicron-sata-case-152d-0562", "pi5", "its Pi 4 failure against the SSK on its ID booting a Pi 5"),
+    ("intenso-premium-portable-ssd-3823430", "pi5", "one product's evidence and a copy, not independent origins"),
     ("samsung-t7", "pi5", "its own Pi 4 use against one PC failure")])
 def test_no_one_sided_expectation_where_evidence_points_both_ways_or_is_not_the_same_hardware(data, pid, platform, why):
     e = _published(data, pid, platform)
