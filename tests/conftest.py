@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import select
+import shutil
+import subprocess
 from functools import cached_property
 from pathlib import Path
 
@@ -123,3 +126,69 @@ def kernel_sources():
     partial.write_text(json.dumps(sources), encoding="utf-8")
     partial.replace(cached)
     return tarball, sources
+
+
+JS_BRIDGE = Path(__file__).parent / "js_bridge.mjs"
+
+
+class JSError(AssertionError):
+    """A JS expression threw (its stack is the message)."""
+
+
+class NodeModules:
+    """The site's pure JS modules in one Node process (tests/js_bridge.mjs), for tests that compare them with the
+    Python they mirror: `call(module, expression, *args)` evaluates `expression` with `m` (the module) and `args`;
+    `evaluate(function_source, arg)` calls a function given as text. Values come back through JSON."""
+
+    def __init__(self, timeout: float = 120):
+        self.timeout = timeout
+        self.process = None
+        self.asked = 0
+
+    def _start(self):
+        self.process = subprocess.Popen(
+            ["node", "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", str(JS_BRIDGE)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8", bufsize=1)
+
+    def _ask(self, request: dict):
+        if self.process is None or self.process.poll() is not None:
+            self._start()
+        self.asked += 1
+        self.process.stdin.write(json.dumps(dict(request, id=self.asked)) + "\n")
+        self.process.stdin.flush()
+        ready, _, _ = select.select([self.process.stdout], [], [], self.timeout)
+        if not ready:
+            self.stop()
+            raise TimeoutError(f"the JS took longer than {self.timeout} s: {json.dumps(request)[:300]}")
+        line = self.process.stdout.readline()
+        if not line:
+            self.stop()
+            raise JSError("Node stopped (its stderr is above)")
+        answer = json.loads(line)
+        assert answer["id"] == self.asked
+        if "error" in answer:
+            raise JSError(answer["error"])
+        return answer["value"]
+
+    def call(self, module: str, expression: str, *args):
+        return self._ask({"module": module, "expression": expression, "args": list(args)})
+
+    def evaluate(self, function: str, arg=None):
+        return self._ask({"function": function, "arg": arg})
+
+    def stop(self):
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+@pytest.fixture(scope="session")
+def js_modules():
+    """The site's pure JS modules, run by Node (NodeModules): `js_modules.call("paste.js", "m.parseDmesg(args[0])",
+    text)`. No browser: a module that needs a page is tested in tests/site/ with `watched_page`."""
+    if shutil.which("node") is None:
+        pytest.fail("Node is missing: `make node-tools` installs it (Debian's nodejs)")
+    modules = NodeModules()
+    yield modules
+    modules.stop()
