@@ -129,8 +129,8 @@ def kernel_sources():
     sources = kernel.read_sources(tarball)
     KERNEL_CACHE.mkdir(exist_ok=True)
     for old in KERNEL_CACHE.glob("kernel-sources-*.json"):
-        old.unlink()
-    partial = cached.with_suffix(".part")
+        old.unlink(missing_ok=True)
+    partial = cached.with_suffix(f".{os.getpid()}.part")  # parallel workers each write their own, then rename
     partial.write_text(json.dumps(sources), encoding="utf-8")
     partial.replace(cached)
     return tarball, sources

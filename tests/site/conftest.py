@@ -109,3 +109,27 @@ def site_export(tmp_path_factory):
     assert exported is not None
     kernel = json.loads((out / "static" / "api" / "v1" / "kernel.json").read_text(encoding="utf-8"))["result"]
     return SimpleNamespace(export=json.loads(json.dumps(exported)), kernel=kernel)
+
+
+@pytest.fixture(scope="module")
+def axe_results(browser, site):
+    """axe once per page state, both themes in one load: `axe_results(key, show, scheme)` opens a light page,
+    `show(page)` brings it to the state to check, axe runs, the page switches to dark (emulate_media: the site's
+    themes are CSS media queries) and axe runs again; the same key later gets the recorded result of its theme."""
+    from axe_playwright_python.sync_playwright import Axe
+    axe, seen = Axe(), {}
+
+    def results(key, show, scheme: str):
+        if key not in seen:
+            context = browser.new_context(base_url=site.url, color_scheme="light")
+            page = context.new_page()
+            try:
+                show(page)
+                light = axe.run(page)
+                page.emulate_media(color_scheme="dark")
+                assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+                seen[key] = {"light": light, "dark": axe.run(page)}
+            finally:
+                context.close()
+        return seen[key][scheme]
+    return results

@@ -3,7 +3,6 @@ and with UASDB_SCREENSHOTS=1 screenshots of the main pages are saved under test-
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 pytestmark = pytest.mark.browser
 
@@ -17,20 +16,17 @@ PAGES = {
     "buy-filtered": "/buy/pi5/?kind=enclosure&boots=untested", "buy-empty": "/buy/pi5/?kind=cable-adapter&boots=yes",
     "usb-ids-filtered": "/usb/?q=152d&products=yes",
 }
-axe = Axe()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("name", sorted(PAGES))
-def test_axe_finds_no_violations(browser, site, name, scheme):
-    context = browser.new_context(base_url=site.url, color_scheme=scheme)
-    page = context.new_page()
-    page.goto(PAGES[name])
-    if name == "home":  # include the search results and filters in the check
-        page.get_by_role("searchbox").fill("152d:0578")
-        page.locator(".search-status").filter(has_text="result").wait_for()
-    results = axe.run(page)
-    context.close()
+def test_axe_finds_no_violations(axe_results, name, scheme):
+    def show(page):
+        page.goto(PAGES[name])
+        if name == "home":  # include the search results and filters in the check
+            page.get_by_role("searchbox").fill("152d:0578")
+            page.locator(".search-status").filter(has_text="result").wait_for()
+    results = axe_results(name, show, scheme)  # one load per page, light then dark (conftest.axe_results)
     assert results.violations_count == 0, results.generate_report()
 
 

@@ -246,6 +246,11 @@ def test_on_a_phone_names_keep_their_words_and_tables_fit(browser, real_site, wi
     context.close()
 
 
+# The product names of the rows a filter leaves visible (Playwright's is_visible(): a box, and not visibility:hidden).
+VISIBLE_ROW_NAMES = """(rows) => rows.filter((r) => r.getClientRects().length > 0 && getComputedStyle(r).visibility !== 'hidden')
+  .map((r) => r.querySelector('th a').innerText)"""
+
+
 def test_two_bay_finds_what_2_bay_finds_on_the_real_data(browser, real_site):
     page = browser.new_page(base_url=real_site.url)
     page.goto("/adapters/")
@@ -253,7 +258,7 @@ def test_two_bay_finds_what_2_bay_finds_on_the_real_data(browser, real_site):
     found = {}
     for spelling in ["2-bay", "two-bay", "2 bay", "dual bay"]:
         page.get_by_label("Filter rows").fill(spelling)
-        found[spelling] = {r.locator("th a").inner_text() for r in rows.all() if r.is_visible()}
+        found[spelling] = set(rows.evaluate_all(VISIBLE_ROW_NAMES))  # one call, not two per row of the real data
     assert found["2-bay"] == found["two-bay"] == found["2 bay"] == found["dual bay"]
     names = " ".join(found["2-bay"]).lower()
     assert "two-bay" in names and "2-bay" in names and "dual-bay" in names  # all three spellings among them
