@@ -124,22 +124,26 @@ lint: venv node-tools
 # Tests marked browser, reference or slow (pyproject.toml) need Chromium, the Debian packages, actionlint or Hugo;
 # `check` leaves them out and runs in seconds, `test` runs them all. Add UASDB_SCREENSHOTS=1 to keep full-page
 # screenshots of the site under test-artifacts/.
+# pytest's temporary files (exports of hundreds of small files each, 70 MB a run) go to memory, /dev/shm, when it has
+# a GB free: on a busy shared disk the fast lane ran 2.5 to 3 times quicker, with 4 s less CPU. A TMPDIR you set wins.
+TEST_TMPDIR := $(or $(TMPDIR),$(shell [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$$(df -Pk /dev/shm | awk 'NR==2 {print $$4}')" -gt 1048576 ] && echo /dev/shm))
+PYTEST = $(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(PY) -m pytest
 # The fast lane's tests; each may take at most 2 s of CPU (--budget, tests/conftest.py): a slower one is marked slow.
 FAST_LANE := not browser and not reference and not slow and not realdata
 
 check: venv lint
 	$(UASDB) validate
 	$(UASDB) fmt --check
-	$(PY) -m pytest -q -m "$(FAST_LANE)" --budget=2
+	$(PYTEST) -q -m "$(FAST_LANE)" --budget=2
 
 # Every test (as `make test` runs them), then the slowest 20 and each lane's total, wall and CPU time.
 test-times: venv tools debian-packages
-	PATH="$(abspath $(TOOLS)):$$PATH" $(PY) -m pytest -q --times
+	PATH="$(abspath $(TOOLS)):$$PATH" $(PYTEST) -q --times
 
 test: venv tools debian-packages lint
 	$(UASDB) validate
 	$(UASDB) fmt --check
-	PATH="$(abspath $(TOOLS)):$$PATH" $(PY) -m pytest --times
+	PATH="$(abspath $(TOOLS)):$$PATH" $(PYTEST) --times
 
 # Regenerate the committed reference files (docs/kernel.md) from the Debian packages
 # linux-source-6.12, smartmontools and usb.ids; usb.ids goes last because it reads the other two.
