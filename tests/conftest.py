@@ -8,6 +8,7 @@ import os
 import select
 import shutil
 import subprocess
+import tempfile
 import time
 from functools import cached_property
 from pathlib import Path
@@ -22,6 +23,14 @@ def check_records(tmp_path):
     def run(adapters=(), chipsets=(BASE_CHIPSET,)):
         return problems_in(tmp_path, adapters, chipsets)
     return run
+
+
+@pytest.fixture
+def disk_tmp_path():
+    """A temporary folder on a disk rather than in memory (make check keeps tmp_path in /dev/shm when it can), for
+    tests of code that rightly refuses /dev, such as the probe's write benchmark."""
+    with tempfile.TemporaryDirectory(dir="/var/tmp" if os.path.isdir("/var/tmp") else None, prefix="uasdb-test-") as name:
+        yield Path(name)
 
 
 class RealCatalog:
