@@ -115,10 +115,11 @@ serve: site
 	$(PY) -m uasdb.publish.watch --out site/data/generated & watcher=$$!; trap 'kill $$watcher 2>/dev/null' EXIT INT TERM; \
 	  cd site && $(HUGO) server --bind $(HOST) --port $(PORT)
 
-# ruff and mypy for the Python (pyproject.toml), Biome for the site's JS (biome.json); docs/maintaining.md, "Linters".
+# ruff, mypy and vulture (dead code) for the Python (pyproject.toml), Biome for the site's JS (biome.json); docs/maintaining.md, "Linters".
 lint: venv node-tools
 	$(VENV)/bin/ruff check scripts tests
 	$(VENV)/bin/mypy
+	$(VENV)/bin/vulture
 	node_modules/.bin/biome lint --error-on-warnings
 
 # Tests marked browser, reference or slow (pyproject.toml) need Chromium, the Debian packages, actionlint or Hugo;

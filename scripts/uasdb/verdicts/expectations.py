@@ -137,10 +137,6 @@ def _on(platform: str) -> str:
     return ("on " if platform == "windows" else "on a ") + PLATFORM_SHORT[platform]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _bcd_overlaps(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     ra, rb = a.get("bcd_device"), b.get("bcd_device")
     if not ra or not rb:
