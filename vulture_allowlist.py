@@ -12,6 +12,8 @@ __getattr__  # noqa
 # documentation, and a device's SCSI models are part of the Device a reader of probe.py meets.
 PROTOCOL_BOT  # noqa
 scsi_models  # noqa
+# The engine names both directions a finding can point (engine.py, rule 6); only the failures are looked up.
+SUCCESSES  # noqa
 # pytest hooks' and signal handlers' parameters are named by their callers; crawl.py's parser overrides this method.
 nextitem  # noqa
 exitstatus  # noqa

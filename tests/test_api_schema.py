@@ -9,6 +9,8 @@ import pytest
 from referencing import Registry, Resource
 
 from uasdb.publish.export import export_tree
+from uasdb.publish.files import API as API_MODELS
+from uasdb.publish.files import PUBLISHED_API
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in (ROOT / "schema").glob("*.schema.json")}
@@ -30,11 +32,17 @@ def _definition_for(relative: str) -> str:
     raise AssertionError(f"api/v1/{relative} has no entry in schema/api.schema.json's x-uasdb-files")
 
 
-def _problems(api_dir: Path):
+def _api_files(out: Path):
+    """Every API file of an export in `out`, with its path under api/v1/: the pages' models and the rest."""
+    for folder in (out / API_MODELS, out / PUBLISHED_API):
+        for path in sorted(folder.rglob("*.json")):
+            yield path, path.relative_to(folder).as_posix()
+
+
+def _problems(out: Path):
     validators = {}
     problems, seen = [], set()
-    for path in sorted(api_dir.rglob("*.json")):
-        relative = path.relative_to(api_dir).as_posix()
+    for path, relative in _api_files(out):
         definition = _definition_for(relative)
         seen.add(definition)
         validator = validators.setdefault(definition, _validator(definition))
@@ -49,7 +57,7 @@ def _problems(api_dir: Path):
 def fixture_api(tmp_path_factory):
     out = tmp_path_factory.mktemp("export")
     assert export_tree(out, [FIXTURES]) is not None
-    return out / "static" / "api" / "v1"
+    return out
 
 
 def test_every_api_file_of_the_fixture_export_matches_the_schema(fixture_api):
@@ -60,13 +68,12 @@ def test_every_api_file_of_the_fixture_export_matches_the_schema(fixture_api):
 
 @pytest.mark.realdata
 def test_every_api_file_of_the_real_export_matches_the_schema(real_catalog):
-    tmp_path = real_catalog.export_dir
-    problems, _ = _problems(tmp_path / "static" / "api" / "v1")
+    problems, _ = _problems(real_catalog.export_dir)
     assert problems == []
 
 
 def test_an_undocumented_key_is_refused(fixture_api):
-    path = next((fixture_api / "usb").rglob("*.json"))
+    path = next((fixture_api / API_MODELS / "usb").rglob("*.json"))
     envelope = json.loads(path.read_text(encoding="utf-8"))
     envelope["result"]["new_key"] = 1
     errors = list(_validator(API["x-uasdb-files"]["usb/<vid>/<pid>.json"]).iter_errors(envelope))

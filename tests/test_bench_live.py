@@ -64,3 +64,17 @@ def test_an_edit_is_timed_alone_the_undo_shown_first(tmp_path):
     assert not _wait_for_line(log, "watching", timeout=0.3)  # the first check is still running
     log.write_text(WATCH_LOG, encoding="utf-8")
     assert _wait_for_line(log, "watching", timeout=1)
+
+
+def test_a_note_edit_appends_to_the_first_nested_note_plain_or_folded():
+    """The bench's model-only edit: a report's note changes, the adapter's name and summary do not."""
+    import pytest
+
+    from uasdb.tools.bench_live import _noted
+
+    folded = "id: a\nname: A\nreports:\n  - date: '2024'\n    notes: >-\n      Worked fine.\n    host: pi4\n"
+    assert _noted(folded, "M") == folded.replace("      Worked fine.", "      Worked fine. M")
+    plain = "id: a\nname: A\nreports:\n  - host: pi4\n    notes: Worked fine.\n"
+    assert _noted(plain, "M") == plain.replace("Worked fine.", "Worked fine. M")
+    with pytest.raises(ValueError):
+        _noted("id: a\nname: A\nnotes: top-level only\n", "M")

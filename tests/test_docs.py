@@ -112,7 +112,7 @@ def test_yq_recipe(title, command):
 
 
 VERDICTS_DOC = (REPO / "docs" / "verdicts.md").read_text(encoding="utf-8")
-_EXAMPLE = re.compile(r"^#### (?P<title>.+?)\n\n```yaml\n(?P<reports>.*?)```\n(?P<claims>.*?)(?=^#### |\Z)", re.S | re.M)
+_EXAMPLE = re.compile(r"^### (?P<title>.+?)\n\n```yaml\n(?P<reports>.*?)```\n(?P<claims>.*?)(?=^### |\Z)", re.S | re.M)
 _CLAIM = re.compile(r"^(?P<kind>UAS|Boot): \*\*(?P<icon>\S) (?P<short>[^*]+)\*\* · (?P<basis>.+)$", re.M)
 
 

@@ -71,6 +71,6 @@ def test_real_home_assistant_list_reaches_the_api(real_catalog):
     tmp_path = real_catalog.export_dir
     api = json.loads((tmp_path / "static" / "api" / "v1" / "distributions.json").read_text(encoding="utf-8"))["result"]
     assert "home-assistant-os" in [d["id"] for d in api["distributions"]]
-    usb = json.loads((tmp_path / "static" / "api" / "v1" / "usb" / "174c" / "55aa.json").read_text(encoding="utf-8"))["result"]
+    usb = json.loads((tmp_path / "api" / "v1" / "usb" / "174c" / "55aa.json").read_text(encoding="utf-8"))["result"]
     haos = next(d for d in usb["distributions"] if d["id"] == "home-assistant-os")
     assert (haos["flags"], haos["change"], haos["url"]) == ("u", "PR #1864", "https://github.com/home-assistant/operating-system/pull/1864")

@@ -139,7 +139,7 @@ def test_full_export_writes_pages_for_kernel_only_ids(tmp_path):
     site = build(result.records)
     out = tmp_path / "out"
     write(out, site, "2026-11-21T00:00:00Z")
-    api = out / "static" / "api" / "v1"
+    api = out / "api" / "v1"
     page = json.loads((api / "usb" / "2537" / "1068.json").read_text())["result"]
     assert page["adapters"] == [] and page["kernel"][0]["flags"][0]["name"] == "IGNORE_UAS"
     kernel = json.loads((api / "kernel.json").read_text())["result"]

@@ -139,7 +139,7 @@ MALFORMED = {
         "`# ---- uasdb report for …` block — paste the probe's whole output, from its first line to the last [issue-probe-output]"],
     "malformed-edited-choice.md": [
         "tests/fixtures/issues/malformed-edited-choice.md:131:1: Computer: `Raspberry Pi 4` is not one of the form's choices — "
-        "pick one of: pi4, pi400, cm4, pi5, pi500, cm5, pi3, pi3b-plus, pi-zero-2, pi-older, linux-x86_64, linux-arm64, "
+        "pick one of: pi4, pi400, cm4, pi5, pi500, cm5, pi3, pi3b-plus, pi-zero-2, pi-older, pi-unknown, linux-x86_64, linux-arm64, "
         "linux-armhf, macos, windows [issue-choice]"],
     "malformed-new-adapter-without-kind.md": [
         "tests/fixtures/issues/malformed-new-adapter-without-kind.md:123:1: Kind of product: a new adapter needs the kind "

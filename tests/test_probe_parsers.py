@@ -25,6 +25,8 @@ def test_bcd_device_as_the_schema_writes_it(text, expected):
 @pytest.mark.parametrize("words, speed", [
     ("SuperSpeed Gen 1", "5000M"), ("SuperSpeed", "5000M"), ("high-speed", "480M"),
     ("SuperSpeed Plus Gen 2x1", "10000M"), ("SuperSpeed Plus Gen 2x2", "20000M"), ("full-speed", None),
+    ("SuperSpeed Gen 1x1", "5000M"), ("SuperSpeed Gen 1x2", "10000M"), ("SuperSpeedPlus Gen 2", "10000M"),
+    ("SuperSpeedPlus Gen 2x2", "20000M"), ("SuperSpeed Plus", "10000M"), ("SuperSpeedPlus", "10000M"),
 ])
 def test_dmesg_speed_words(words, speed):
     assert probe.speed_from_text(words) == speed

@@ -9,6 +9,7 @@ from uasdb.verdicts.engine import (
     evidence_strength,
     quirk_line_fits,
     quirk_value_length,
+    report_link,
     summary_line,
     usb_id_verdict,
     verdict_for_platform,
@@ -69,6 +70,17 @@ UAS_CASES = [
     ("works vs quirk is mixed", [r(uas="works", driver="uas"), r(uas="works-with-quirk", quirks="u")], "pi4", "mixed", "disputed"),
     ("works vs broken is mixed", [r(driver="uas", stability="stable"), r(driver="uas", stability="errors", notes="x")],
      "pi4", "mixed", "disputed"),
+    # issue 35: failures of two kinds are a failure, not "reports disagree"
+    ("quirk and broken agree: needs quirk", [r(uas="works-with-quirk", quirks="u"), r(driver="uas", stability="errors", notes="x")],
+     "pi4", "works-with-quirk", "confirmed"),
+    ("broken with the quirk applied stays broken", [r(uas="works-with-quirk", quirks="u"),
+                                                    r(uas="broken", quirks="u", notes="x")], "pi4", "broken", "confirmed"),
+    ("no-uas against works is mixed", [r(uas="works", driver="uas"), r(uas="device-no-uas", driver="usb-storage")],
+     "pi4", "mixed", "disputed"),
+    ("a Pi of unknown model is no Linux PC", [r(host="pi-unknown", uas="works-with-quirk", quirks="u")], "linux",
+     "untested", "none"),
+    ("a Pi of unknown model is no Pi 4", [r(host="pi-unknown", uas="works-with-quirk", quirks="u")], "pi4",
+     "untested", "none"),
     ("broken blamed on the hub is not counted", [r(uas="works", driver="uas"), r(uas="broken", blamed_on="hub", notes="x")],
      "pi4", "works", "confirmed"),
     # superseded failures
@@ -170,6 +182,9 @@ BOOT_CASES = [
     ("pi zero 2 cannot boot from USB: says nothing", [r("pi-zero-2", boot="fails", notes="x")], "pi3", "untested"),
     ("boot failure blamed on cable not counted", [r(boot="fails", blamed_on="cable", notes="x")], "pi4", "untested"),
     ("boot disagreement", [r(boot="works"), r(boot="fails", notes="x")], "pi4", "mixed"),
+    ("a workaround and a failed boot agree", [r(boot="works-with-workaround", boot_workaround="x"), r(boot="fails", notes="x")],
+     "pi4", "works-with-workaround"),
+    ("a failed boot and a sometimes boot agree", [r(boot="intermittent"), r(boot="fails", notes="x")], "pi4", "intermittent"),
 ]
 
 
@@ -198,7 +213,15 @@ LIST_CASES = [
     ("quirk is naughty", [r(uas="works-with-quirk", quirks="u", boot="works")], "naughty"),
     ("observed broken is naughty", [r(driver="uas", stability="errors", notes="x")], "naughty"),
     ("pi5 broken is naughty", [r("pi5", uas="broken", driver="uas", notes="x")], "naughty"),
-    ("mixed is naughty", [r(uas="works", driver="uas"), r(uas="broken", driver="uas", notes="x")], "naughty"),
+    # issue 35: reports that merely disagree make a group of their own, never the naughty list by that alone
+    ("mixed UAS is 'disagree', not naughty", [r(uas="works", driver="uas"), r(uas="broken", driver="uas", notes="x")],
+     "disagree"),
+    ("mixed boot with UAS pending is 'disagree'", [r(uas="works", driver="uas", boot="works"), r(boot="fails", notes="x")],
+     "disagree"),
+    ("mixed on pi4 and broken on pi5 is naughty", [r(uas="works", driver="uas"), r(uas="broken", driver="uas", notes="x"),
+                                                   r("pi5", uas="broken", driver="uas", notes="x")], "naughty"),
+    ("hearsay disagreeing is no group", [r(uas="works"), r(uas="broken", notes="x")], None),
+    ("nice with a boot dispute stays nice", [r(**USED_FAST, boot="works"), r(boot="fails", notes="x")], "nice"),
     ("works on pi4 but broken on pi5 is naughty", [r(uas="works", driver="uas"), r("pi5", uas="broken", driver="uas", notes="x")],
      "naughty"),
     ("hearsay against blocks the nice list", [r(uas="works", driver="uas"), r("pi5", uas="broken", notes="x")], None),
@@ -287,3 +310,130 @@ def test_shared_usb_id_agreeing_products_give_their_verdict():
     two = adapter_verdict(record(r(driver="uas", stability="stable"), r("pi5", uas="works", driver="uas")))
     result = usb_id_verdict({"one": one, "two": two})
     assert result["pi4"]["verdict"] == "works" and result["pi5"]["verdict"] == "works"
+
+
+# Every spelling of a new device's speed the kernel has printed, as an owner would paste it: the link a verdict
+# shows ("binds uas at 5000M") must come from any of them, never "link speed not shown".
+DMESG_LINKS = [
+    ("usb 1-1.2: new high-speed USB device number 3 using xhci_hcd", "480M"),
+    ("usb 2-1: new SuperSpeed USB device number 2 using xhci_hcd", "5000M"),                 # 6.x, and before 4.18
+    ("usb 2-1: new SuperSpeed Gen 1 USB device number 2 using xhci_hcd", "5000M"),           # 4.18-5.x
+    ("usb 2-1: new SuperSpeed Gen 1x1 USB device number 2 using xhci_hcd", "5000M"),
+    ("usb 5-1: new SuperSpeed Gen 1x2 USB device number 3 using xhci_hcd", "10000M"),        # two Gen 1 lanes
+    ("usb 4-1: new SuperSpeedPlus Gen 2 USB device number 2 using xhci_hcd", "10000M"),      # 4.18-5.x
+    ("usb 4-1: new SuperSpeedPlus Gen 2x2 USB device number 2 using xhci_hcd", "20000M"),
+    ("usb 4-1: new SuperSpeed Plus USB device number 2 using xhci_hcd", "10000M"),           # 6.x, rate unknown
+    ("usb 4-4: new SuperSpeed Plus Gen 2x1 USB device number 10 using xhci_hcd", "10000M"),  # 6.x
+    ("usb 4-1: new SuperSpeed Plus Gen 1x2 USB device number 2 using xhci_hcd", "10000M"),
+    ("usb 4-1: new SuperSpeed Plus Gen 2x2 USB device number 2 using xhci_hcd", "20000M"),
+]
+
+
+@pytest.mark.parametrize("line, link", DMESG_LINKS, ids=[line.split(": new ")[1].split(" USB")[0] for line, _ in DMESG_LINKS])
+def test_the_link_is_read_from_every_dmesg_spelling(line, link):
+    report = r(evidence={"dmesg": line + "\nscsi host0: uas"})
+    assert report_link(report) == (link, "evidence")
+    pv = verdict_for_platform([report], "pi4")
+    assert pv.basis["link"] == link
+
+
+def test_kolink_hdsub3u3_link_is_read_from_its_superspeed_gen_1_line():
+    """The real record whose page said "link speed not shown" above a "new SuperSpeed Gen 1 USB device" line."""
+    from pathlib import Path
+
+    import yaml
+    data = yaml.safe_load((Path(__file__).parent.parent / "data/adapters/kolink-hdsub3u3.yaml").read_text(encoding="utf-8"))
+    assert "new SuperSpeed Gen 1 USB device" in data["reports"][0]["evidence"]["dmesg"]
+    assert verdict_for_platform(data["reports"], "pi4").basis["link"] == "5000M"
+
+
+def test_a_disagreement_gives_both_sides_and_what_differs():
+    verdict = adapter_verdict(record(r(boot="works", bootloader="2020-09-03", port="usb3"),
+                                     r(boot="fails", bootloader="2023-01-11", notes="x")))
+    assert verdict.listing == "disagree" and verdict.reasons == ["Pi 4 boot reports disagree"]
+    (d,) = verdict.disagreements
+    assert (d["platform"], d["kind"], d["label"]) == ("pi4", "boot", "Pi 4 boot")
+    assert [(side["outcome"], side["reports"]) for side in d["sides"]] == [("works", [0]), ("fails", [1])]
+    assert d["differences"] == ["bootloader: 2020-09-03 (boots) against 2023-01-11 (does not boot)"]
+    assert "Stated by one side only: port usb3 (boots)" in d["explain"]
+
+
+def test_a_disagreement_that_states_nothing_names_what_usually_explains_it():
+    verdict = adapter_verdict(record(r(uas="works", driver="uas"), r(uas="broken", driver="uas", notes="x")))
+    (d,) = verdict.disagreements
+    assert d["differences"] == [] and all(word in d["explain"] for word in ("bootloader", "port", "power"))
+    linux = adapter_verdict(record(r("linux-x86_64", uas="works", driver="uas"),
+                                   r("linux-x86_64", uas="broken", driver="uas", notes="x")))
+    assert "bootloader" not in linux.disagreements[0]["explain"] and linux.listing is None
+
+
+# issue 35: the what-to-buy pages and the lists place a product through one rule (platform_standing); each case
+# gives the Pi 4 standing and the list it rolls up to.
+STANDING_CASES = [
+    ("used at 5000M: recommended, nice", [r(**USED_FAST)], "recommended", "nice"),
+    ("recommended with a failed boot: boot is a column, not a gate", [r(**USED_FAST, boot="fails", notes="x")],
+     "recommended", "nice"),
+    ("pending with a failed boot: avoid, naughty", [r(uas="works", driver="uas", boot="fails", notes="x")], "avoid", "naughty"),
+    ("boots only sometimes: avoid, naughty", [r(boot="intermittent", notes="x")], "avoid", "naughty"),
+    ("a quirk shown needed: avoid, naughty", [r(uas="works-with-quirk", quirks="u")], "avoid", "naughty"),
+    ("broken: avoid, naughty", [r(driver="uas", stability="errors", notes="x")], "avoid", "naughty"),
+    ("works against broken: disagree", [r(uas="works", driver="uas"), r(uas="broken", driver="uas", notes="x")],
+     "disagree", "disagree"),
+    ("boot reports disagree: disagree", [r(uas="works", driver="uas", boot="works"), r(boot="fails", notes="x")],
+     "disagree", "disagree"),
+    ("bind-only: pending", [r(uas="works", driver="uas", link_speed="5000M")], "pending", "pending"),
+    ("pending with a relayed quirk against it: other, no list",
+     [r(uas="works", driver="uas", link_speed="5000M"), r(uas="works-with-quirk", quirks="u", second_hand=True)],
+     "other", None),
+    ("a quirk whose need is not shown: other", [r(driver="usb-storage", quirks="u", link_speed="5000M")], "other", None),
+    ("hearsay works: other", [r(uas="works", boot="works")], "other", None),
+    ("boot works only: other", [r(boot="works")], "other", None),
+    ("no reports: other", [r("linux-x86_64", uas="works", driver="uas")], "other", None),
+]
+
+
+@pytest.mark.parametrize("name,reports,standing,listing", STANDING_CASES, ids=[c[0] for c in STANDING_CASES])
+def test_one_rule_places_a_product_on_the_buy_page_and_the_lists(name, reports, standing, listing):
+    from uasdb.publish.export import buy_group
+    from uasdb.verdicts.engine import platform_standing
+    verdict = adapter_verdict(record(*reports))
+    assert platform_standing(verdict.uas["pi4"], verdict.boot["pi4"]) == standing
+    assert buy_group(verdict.uas["pi4"], verdict.boot["pi4"]) == standing  # the page asks the engine, decides nothing
+    assert verdict.listing == listing
+
+
+def test_a_product_recommended_on_one_pi_is_not_made_naughty_by_a_failed_boot_on_the_other():
+    from uasdb.verdicts.engine import platform_standing
+    verdict = adapter_verdict(record(r("pi5", **USED_FAST), r(boot="fails", notes="x")))
+    assert platform_standing(verdict.uas["pi4"], verdict.boot["pi4"]) == "avoid"
+    assert platform_standing(verdict.uas["pi5"], verdict.boot["pi5"]) == "recommended"
+    assert verdict.listing == "nice"
+
+
+# issue 35: today's kernel in the answer. Linux's own table (data/kernel/, the release the project imports) sets
+# IGNORE_UAS for 2109:0715 (VIA VL817) at every bcdDevice: a success on uas from an older kernel is history there.
+VL817 = (("2109", "0715"),)
+USED_FAST_PC = dict(USED_FAST, host="linux-x86_64")
+
+
+@pytest.mark.parametrize("kernel, grade", [("6.6.13", "kernel-ignores-uas"), (None, "kernel-ignores-uas"),
+                                           ("6.12.200", "recommended")])
+def test_a_success_on_uas_the_kernel_now_refuses_is_history(kernel, grade):
+    from uasdb.verdicts.engine import platform_standing
+    report = r(**USED_FAST_PC, **({"kernel": kernel} if kernel else {}))
+    verdict = adapter_verdict(record(report, usb_ids=VL817))
+    linux = verdict.uas["linux"]
+    assert linux.verdict == "works" and linux.grade == grade
+    if grade == "kernel-ignores-uas":
+        assert not linux.recommended and not linux.pending
+        assert platform_standing(linux) == "other"
+        assert "IGNORE_UAS" in linux.text and "usb-storage" in linux.text and "2109:0715" in linux.text
+        assert (f"on Linux {kernel} it ran uas" if kernel else "kernel version not given") in linux.text
+        assert linux.as_dict()["kernel_history"][0]["release"].startswith("6.12.")
+        assert linux.rank > adapter_verdict(record(report)).uas["linux"].rank  # ranks after a product that works
+
+
+def test_the_kernel_table_is_what_makes_it_history():
+    report = r(**USED_FAST_PC, kernel="6.6.13")
+    assert adapter_verdict(record(report, usb_ids=VL817), kernel=None).uas["linux"].grade == "recommended"
+    assert adapter_verdict(record(report)).uas["linux"].grade == "recommended"  # 152d:0578: no IGNORE_UAS

@@ -19,7 +19,15 @@ HOST_ENUM = SCHEMA["properties"]["reports"]["items"]["properties"]["host"]["enum
 
 def test_every_host_has_a_title_and_a_platform_in_schema_order():
     assert list(vocabulary.HOST_TITLES) == HOST_ENUM
-    assert set(HOST_PLATFORM) == set(HOST_ENUM) and set(PLATFORMS) == set(SCHEMA["x-uasdb-platforms"])
+    assert set(HOST_PLATFORM) | set(vocabulary.UNPLACED_HOSTS) == set(HOST_ENUM)
+    assert set(PLATFORMS) == set(SCHEMA["x-uasdb-platforms"])
+
+
+def test_a_pi_of_unknown_model_counts_on_no_platform_but_runs_linux():
+    """issue 35: a Raspberry Pi whose model the source does not give is neither a Pi 4/5 nor a Linux PC."""
+    assert vocabulary.UNPLACED_HOSTS == ("pi-unknown",) and "pi-unknown" not in HOST_PLATFORM
+    assert not any("pi-unknown" in spec["hosts"] for spec in PLATFORMS.values())
+    assert "pi-unknown" in vocabulary.LINUX_HOSTS and "macos" not in vocabulary.LINUX_HOSTS
 
 
 def test_the_python_constants_come_from_the_vocabulary():
@@ -73,6 +81,8 @@ def test_a_hand_edited_title_in_any_dropdown_is_stale(tmp_path):
     (lambda s: s["properties"]["reports"]["items"]["properties"]["host"]["enum"].append("pi6"), "exactly the host enum"),
     (lambda s: s["properties"]["reports"]["items"]["properties"]["host"]["x-uasdb-hosts"]["pi4"].update(platform="pi9"),
      "platforms that x-uasdb-platforms lacks"),
+    (lambda s: s["properties"]["reports"]["items"]["properties"]["host"]["x-uasdb-hosts"]["pi4"].pop("platform"),
+     "pi4 name no platform"),
 ])
 def test_a_vocabulary_that_disagrees_with_the_enum_is_refused(tmp_path, monkeypatch, change, words):
     broken = json.loads(json.dumps(SCHEMA))

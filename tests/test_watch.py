@@ -24,7 +24,7 @@ def tree(tmp_path):
     return data, out
 
 
-ROWS = "static/api/v1/adapter-rows.json"
+ROWS = "api/v1/adapter-rows.json"
 
 
 def names(out):
@@ -47,7 +47,7 @@ def test_an_edit_is_exported_and_the_search_index_kept(tree):
     assert refresh(out, [data]) == []
     assert "Greatcase" in names(out)["fixture-nice-sata"]
     assert (out / "static" / "pagefind" / "pagefind.js").is_file()
-    assert (out / "static" / "api" / "v1" / "adapters" / "fixture-nice-sata.json").is_file()
+    assert (out / "api" / "v1" / "adapters" / "fixture-nice-sata.json").is_file()
     assert "serve_errors" not in json.loads((out / COMMON_JSON).read_text(encoding="utf-8"))
 
 
@@ -79,7 +79,7 @@ def test_an_edit_rewrites_only_the_files_it_changes(tree, monkeypatch):
     data, out = tree
     state = State()
     assert refresh(out, [data], state) == []
-    api = out / "static" / "api" / "v1"
+    api = out / "api" / "v1"
     files = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in api.rglob("*.json")}
     rows_inode = (out / ROWS).stat().st_ino
     stale = api / "adapters" / "gone.json"
@@ -126,7 +126,7 @@ def test_the_watcher_parses_again_only_the_records_that_changed(tree, monkeypatc
     record.unlink()  # a removed record leaves the export and its API file goes
     assert refresh(out, [data], state) == []
     assert "fixture-nice-sata" not in names(out)
-    assert not (out / "static" / "api" / "v1" / "adapters" / "fixture-nice-sata.json").exists()
+    assert not (out / "api" / "v1" / "adapters" / "fixture-nice-sata.json").exists()
 
 
 def _files(out):

@@ -83,6 +83,12 @@ def cmd_verdicts(args) -> int:
                 extra += f" — {len(platform_verdict.unverified)} unverified set aside" if platform_verdict.unverified else ""
                 extra += f" ({len(platform_verdict.disagreeing)} of them disagree)" if platform_verdict.disagreeing else ""
                 print(f"    {PLATFORMS[name]['label']} {kind}: {platform_verdict.short} · {platform_verdict.basis_text}{extra}")
+        for d in verdict.disagreements:
+            sides = "; ".join(f"{side['text']} (report{'s' if len(side['reports']) != 1 else ''} "
+                              f"{', '.join(f'#{n + 1}' for n in side['reports'])})" for side in d["sides"])
+            print(f"    {d['label']} reports disagree: {sides}. {d['explain']}")
+        if verdict.unplaced_text:
+            print(f"    {verdict.unplaced_text}")
         if all(v.verdict == "untested" for v in [*verdict.uas.values(), *verdict.boot.values()]):
             print("    no report reaches a verdict yet")
         if verdict.quirk_line:
@@ -142,8 +148,13 @@ def cmd_diff(args) -> int:
 
 
 def cmd_issue_form(args) -> int:
-    from .ingest.issueform import run_issue_form
-    return run_issue_form(Path(args.file), args.check)
+    from .ingest.issueform import run_issue_form, run_probe_form
+    from .paths import ISSUE_FORM
+    code = run_issue_form(Path(args.file), args.check)
+    if code or Path(args.file).resolve() != ISSUE_FORM.resolve():
+        return code
+    # The probe's copy of the form's facts (probe/reportform.py) follows the form.
+    return run_probe_form(args.check)
 
 
 def cmd_rule_table(args) -> int:
@@ -215,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="list every problem id with its severity, scope and fmt repair")
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("issue-form", help="write the issue form's dropdowns from the schema (values, titles, hosts)")
+    p = sub.add_parser("issue-form", help="write the issue form's dropdowns from the schema (values, titles, hosts) and the probe's copy of the form's ids")
     p.add_argument("--file", default=".github/ISSUE_TEMPLATE/adapter-report.yml", help="issue form to update")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if the dropdowns are stale")
     p.set_defaults(func=cmd_issue_form)

@@ -18,9 +18,38 @@ CASES = [
     ("workaround missing", adapter(report={"boot": "works-with-workaround"}), "workaround-needs-boot", ["reports[0].boot"]),
     ("workaround without boot", adapter(report={"boot_workaround": "USB_MSD_PWR_OFF_TIME=0"}), "workaround-needs-boot", ["reports[0].boot_workaround"]),
     ("boot on windows", adapter(report={"host": "windows", "boot": "works"}), "boot-needs-pi", ["reports[0].boot"]),
+    # issue 35: a Pi of unknown model was filed as an arm64 Linux computer, and counted as a Linux PC.
+    ("a Raspberry Pi filed as linux-arm64", adapter(report={"host": "linux-arm64", "host_detail": "A Raspberry Pi, model not given"}),
+     "pi-filed-as-other-host", ["reports[0].host"]),
+    ("an Orange Pi is another Linux computer", adapter(report={"host": "linux-arm64", "host_detail": "Orange Pi 5 Plus (RK3588)"}),
+     "pi-filed-as-other-host", []),
+    ("pi-unknown is the Pi's host", adapter(report={"host": "pi-unknown", "host_detail": "A Raspberry Pi, model not given"}),
+     "pi-filed-as-other-host", []),
 ]
 
 
 @pytest.mark.parametrize("name,record,rule,expected", CASES, ids=[c[0] for c in CASES])
 def test_report_rules(check_records, name, record, rule, expected):
     assert rule_hits(check_records([record]), rule) == expected
+
+
+def test_notes_that_tell_of_a_failure_need_an_outcome(check_records):
+    quiet = adapter(report={"uas": None, "driver": None, "notes": "The root disk hung under load and the Pi froze."})
+    problems = check_records([quiet])
+    assert rule_hits(problems, "failure-needs-outcome") == ["reports[0].notes"]
+
+
+@pytest.mark.parametrize("fields", [
+    {"stability": "disconnects"},                      # the outcome is carried
+    {"blamed_on": "power"},                            # ... or the cause, which keeps it off the adapter
+    {"notes": "The Pi froze, which the owner puts down to the kernel, so no outcome is recorded."},  # or why not
+])
+def test_a_failure_with_an_outcome_or_a_reason_passes(check_records, fields):
+    report = {"uas": None, "driver": None, "notes": "The root disk hung under load and the Pi froze."}
+    report.update(fields)
+    assert rule_hits(check_records([adapter(report=report)]), "failure-needs-outcome") == []
+
+
+def test_notes_without_a_failure_need_no_outcome(check_records):
+    calm = adapter(report={"uas": None, "driver": None, "notes": "Used as a backup disk; nothing else is said."})
+    assert rule_hits(check_records([calm]), "failure-needs-outcome") == []

@@ -107,7 +107,7 @@ def site_export(tmp_path_factory):
     out = tmp_path_factory.mktemp("fixture-export")
     exported = export_tree(out, [SITE_DATA, UNSAFE_DATA], ignore_rules={"markdown-safe"})
     assert exported is not None
-    kernel = json.loads((out / "static" / "api" / "v1" / "kernel.json").read_text(encoding="utf-8"))["result"]
+    kernel = json.loads((out / "api" / "v1" / "kernel.json").read_text(encoding="utf-8"))["result"]
     return SimpleNamespace(export=json.loads(json.dumps(exported)), kernel=kernel)
 
 

@@ -15,6 +15,7 @@ PAGES = {
     # The filters of the long pages, with a choice made and with nothing left (issue 29).
     "buy-filtered": "/buy/pi5/?kind=enclosure&boots=untested", "buy-empty": "/buy/pi5/?kind=cable-adapter&boots=yes",
     "usb-ids-filtered": "/usb/?q=152d&products=yes",
+    "verdicts": "/verdicts/",  # the rule, and the evaluation of expectations with its matrices (issue 36)
 }
 
 

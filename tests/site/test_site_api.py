@@ -12,7 +12,7 @@ import pytest
 from helpers import run_uasdb
 from uasdb.paths import REPO_ROOT
 from uasdb.publish.export import export_tree
-from uasdb.publish.files import API_SCHEMA_VERSION
+from uasdb.publish.files import API_SCHEMA_VERSION, api_file
 from uasdb.records.database import check
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
@@ -38,11 +38,11 @@ def test_api_contains_every_record_report_and_measurement(tmp_path, data_dirs, r
     else:
         assert export_tree(tmp_path, data_dirs) is not None
         records = _records(data_dirs)
-    api = tmp_path / "static" / "api" / "v1"
+    api = tmp_path / "api" / "v1"
     adapters = [r for r in records if "reports" in r]
     chipsets = [r for r in records if "maker" in r]
 
-    listed = {a["id"]: a for a in _load(api / "adapters.json")}
+    listed = {a["id"]: a for a in _load(api_file(tmp_path, "adapters.json"))}
     assert set(listed) == {a["id"] for a in adapters}
     for record in adapters:
         one = _load(api / "adapters" / f"{record['id']}.json")
@@ -136,7 +136,7 @@ def test_csv_cells_that_start_like_formulas_open_as_text(tmp_path):
     assert (rows["acme-dash"]["name"], rows["acme-dash"]["vendor"], rows["acme-dash"]["model"]) == (
         "'-10 dB model", "Acme", "Plain")
     # The JSON API carries the record's own text.
-    api = _load(tmp_path / "out" / "static" / "api" / "v1" / "adapters" / "acme-box.json")
+    api = _load(tmp_path / "out" / "api" / "v1" / "adapters" / "acme-box.json")
     assert {k: api[k] for k in hostile} == hostile
 
 

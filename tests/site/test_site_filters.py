@@ -293,3 +293,30 @@ def test_the_usb_id_list_links_each_product_and_chip_by_name(watched_page, site)
         assert chips.evaluate_all("(links) => links.map((a) => [a.textContent, a.getAttribute('href')])") == [
             [name, f"/chipsets/{i}/"] for name, i in zip(row["chipset_names"], row["chipsets"], strict=True)]
     assert page.problems == []
+
+
+def test_counts_and_ranks_follow_the_filter(watched_page, site):
+    """issue 35: a filtered what-to-buy page counts and ranks what it shows, not the unfiltered page."""
+    page = watched_page
+    buy = model(site, "buy/pi5.json")
+    ranked = [r for r in buy["products"] + buy["avoid"]]
+    page.goto("/buy/pi5/?kind=enclosure")
+    want = [r for r in ranked if "enclosure" in r["facets"]["kind"]]
+    assert 0 < len(want) < len(ranked)
+    for group in {r["group"] for r in ranked}:
+        in_group = [r for r in want if r["group"] == group]
+        section = page.locator(f'section[data-buy-group="{group}"]')
+        if in_group:
+            assert section.locator("[data-section-count]").inner_text() == str(len(in_group))
+            ranks = section.locator("tbody > tr:visible [data-rank]").all_inner_texts()
+            assert ranks == [str(n) for n in range(1, len(in_group) + 1)]
+        counter = page.locator(f'[data-count="{group}"]')
+        if counter.count():
+            assert counter.inner_text() == str(len(in_group))
+    assert page.locator('[data-count="with_verdict"]').inner_text() == str(len(want))
+    no_model = page.locator('[data-count="no_model"]')
+    if no_model.count():
+        assert no_model.inner_text() == str(sum(1 for r in want if r["no_model"]))
+    page.get_by_role("button", name=re.compile("Clear", re.I)).click()
+    assert page.locator('[data-count="with_verdict"]').inner_text() == str(len(ranked)) == str(buy["counts"]["with_verdict"])
+    assert page.problems == []

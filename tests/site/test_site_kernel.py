@@ -75,16 +75,18 @@ def test_a_quirk_entry_that_would_drop_builtin_flags_is_shown_keeping_them(tmp_p
                      report={"driver": "uas", "uas": "works-with-quirk", "quirks": "t"})
     public = build_site(tmp_path / "site", "http://127.0.0.1:1", [write_tree(tmp_path, [record])])
     page = page_text(public / "adapters/acme-box/index.html")
-    assert ("The line reports on a Pi 4 used to make this adapter work (152d:0567:t: Raspberry Pi 4, 1 report). "
-            "The line below also keeps the flags Linux 6.12 sets for this ID by itself, which a usb-storage.quirks "
-            "entry would otherwise replace. usb-storage.quirks= 152d:0567:ft Copy") in page
+    assert ("Add this line: reports on this Pi needed it (152d:0567:t: Raspberry Pi 4, 1 report). "
+            "The line keeps the flags Linux 6.12 sets for this ID by itself, which a usb-storage.quirks "
+            "entry would otherwise replace. The line for a Raspberry Pi 4: usb-storage.quirks= 152d:0567:ft Copy") in page
     assert ("A usb-storage.quirks entry replaces the kernel's built-in flags for that ID, so 152d:0567:t alone would "
             "drop NO_REPORT_OPCODES (letter f : does not ask which commands the bridge supports). "
             "The line above, 152d:0567:ft , keeps it.") in page
     assert "BROKEN_FUA (does not use forced-unit-access writes) stays whatever the line says" in page
     assert "Some of the flags Linux sets for 152d:0567 depend on the firmware revision" in page
     usb = page_text(public / "usb/152d/0567/index.html")
-    assert "needed, with the built-in flags kept: usb-storage.quirks= 152d:0567:ft" in usb
+    assert ("The line keeps the flags Linux 6.12 sets for this ID by itself, which a usb-storage.quirks entry would "
+            "otherwise replace. The line for a Raspberry Pi 4, from the reports of") in usb
+    assert "1 report): usb-storage.quirks= 152d:0567:ft" in usb
 
 
 def test_kernel_only_id_has_a_page_with_names_smart_and_the_builtin_quirk(watched_page, site):

@@ -61,6 +61,19 @@ def test_adapter_page_shows_verdicts_quirk_and_every_report(watched_page, site):
     assert page.problems == []
 
 
+def test_an_unknown_chip_invites_the_owner_to_find_it(watched_page):
+    """A product no source names a chip for says how to find out, with its own ID; a known chip says nothing more."""
+    page = watched_page
+    page.goto("/adapters/fixture-hostile/")
+    invite = page.locator("#chip-unknown")
+    assert "Which chip is inside?" in invite.inner_text()
+    assert "lsusb -v -d abcd:1234" in invite.locator("pre").inner_text()
+    assert "probe.py" in invite.locator("pre").inner_text()
+    page.goto("/adapters/fixture-naughty-jms/")
+    assert page.locator("#chip-unknown").count() == 0
+    assert page.problems == []
+
+
 def test_report_anchor_scrolls_to_its_row(watched_page):
     page = watched_page
     page.goto("/adapters/fixture-naughty-jms/#report-3")

@@ -1,23 +1,13 @@
 """Search meets people's typing: a word one or two edits from a known product, vendor, model or chip word is
 corrected, with a "did you mean"; a chip, vendor or USB ID among the words puts its pages first. The examples of
-issue 29 run on the site built from the real data; the rules run on the fixtures and on search-words.js itself."""
+issue 29 run on the site built from the real data; the rules run on the fixtures, and on search-words.js itself in
+Node (tests/js/search-words.test.mjs)."""
 from __future__ import annotations
 
 import pytest
 from test_site_search import search  # type into the home page's box, return the result links
 
 pytestmark = pytest.mark.browser
-
-VOCAB = {"words": ["USB", "enclosure", "Sabrent", "Samsung", "Book", "boot", "EC-SSHD", "T7", "JMS583", "JMS578",
-                   "ORICO", "StarTech.com", "Western", "Digital"],
-         "chips": {"jms583": ["JMS583", "jms583"], "jms578": ["JMS578", "jms578"]},
-         "vendors": {"sabrent": "Sabrent", "samsung": "Samsung", "orico": "ORICO", "startech.com": "StarTech.com",
-                     "western digital": "Western Digital"}}
-
-
-def read(js_modules, query, correct=True):
-    return js_modules.call("search-words.js", "m.readQuery(args[0], m.indexVocabulary(args[1]), args[2])", query, VOCAB, correct)
-
 
 def test_a_typo_in_a_product_word_finds_the_product_and_says_so(watched_page):
     page = watched_page

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from ..paths import ISSUE_FORM
 from ..records.vocabulary import HOSTS, SCHEMA
@@ -62,3 +62,11 @@ def with_options(form: str) -> str:
 def run_issue_form(path: Path, check_only: bool) -> int:
     """Rewrite `path` (or, with check_only, say whether it is stale) like every other generated file."""
     return rewrite_generated(path, with_options, check_only, "uasdb issue-form")
+
+
+def run_probe_form(check_only: bool, form_path: Optional[Path] = None, out: Optional[Path] = None) -> int:
+    """Write (or check) probe/reportform.py, the probe's copy of the form's facts; `uasdb issue-form` runs it."""
+    from ..publish.report_link import FORM_PATH, PROBE_FORM, probe_form_text, report_form
+    from .importers.common import write_generated
+    report_form.cache_clear()
+    return write_generated(out or PROBE_FORM, probe_form_text(form_path or FORM_PATH), check_only, "uasdb issue-form")

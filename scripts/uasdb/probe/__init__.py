@@ -6,6 +6,7 @@ onto a Raspberry Pi and runs as it is:
 
     python3 probe.py                      # read-only: sysfs, /proc, dmesg when allowed
     python3 probe.py --handle octocat     # fill in `source: {tested_by: ...}`
+    python3 probe.py --open               # also open the report link in the desktop's browser
     python3 probe.py --bench-read /dev/sda --bench-write /mnt/usb   # optional benchmarks
 
 What it reads (Linux): every USB device with a mass-storage interface under
@@ -18,7 +19,8 @@ it reads `ioreg` and `system_profiler SPUSBDataType` instead. It never writes to
 a device; the optional write benchmark writes one temporary file inside a
 directory you name and deletes it.
 
-Modules, in the order the stand-alone file joins them: common (constants), parsers
+Modules, in the order the stand-alone file joins them: common (constants), reportform and
+formlink (the report form's facts, written by `uasdb issue-form`, and the link that opens it filled in), parsers
 (pasted or captured command output; the check page reimplements them in JavaScript, so
 each is a few documented regular expressions), system (Env, Device, System), macos and
 linux (reading a machine), assess (what the facts say), output (the YAML report and the

@@ -8,14 +8,14 @@ import os
 import platform
 import re
 import sys
+import webbrowser
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from .assess import assess, summary_lines
 from .bench import BenchPlan, check_bench_targets, explain_bench, run_benchmarks
 from .common import (
-    ISSUE_URL,
     PROBE_VERSION,
     REPORT_END,
     REPORT_START,
@@ -25,9 +25,11 @@ from .common import (
     ProbeError,
     printable,
 )
+from .formlink import LINK_LIMIT, form_url, report_title
 from .linux import read_linux_devices, read_linux_system
 from .macos import read_macos
 from .output import default_data_dir, load_index, report_dict, report_text, skeleton_text
+from .reportform import REPORT_FORM
 from .system import COMMANDS, Device, Env, System
 
 
@@ -60,37 +62,124 @@ def probe(env: Env, os_kind: Optional[str] = None) -> ProbeResult:
     return ProbeResult(system, devices, env.notes)
 
 
+@dataclass
+class ReportLink:
+    """The link that opens the report form for one adapter (and one candidate record), or the reason there is none."""
+    usb_id: str
+    adapter: Optional[str]          # the record the link names; None for a product not in uasdb (or no look-up)
+    url: Optional[str]              # None when even the shortest box would not fit under LINK_LIMIT
+    left_out: Optional[str] = None  # what the link's box leaves out, to fit
+    too_long: int = 0               # the shortest full link's length, when it did not fit
+    paste_url: Optional[str] = None  # without a url: the form with the USB ID and adapter only, to paste into
+
+
+def _box_variants(usb_id: str, evidence: str, section: List[str], block: List[str]) -> List[Tuple[Optional[str], List[str]]]:
+    """What the form's probe box can hold for one adapter, longest first, each with what it leaves out. The bot
+    reads only the report block (uasdb.ingest.issue.probe_report): the candidates and the new adapter file
+    (the form's own fields say which record) go first, then the summary, which the block repeats in evidence.probe.
+    The block itself is never cut."""
+    head = [f"# uasdb probe {PROBE_VERSION}: the report for {usb_id}, filled in by the probe's link", "#"]
+    summary = ["# " + line for line in evidence.splitlines()] + ["#"]
+    variants: List[Tuple[Optional[str], List[str]]] = [(None, head + summary + section)]
+    if section != block:
+        variants.append(("the list of records and the new adapter file", head + summary + block))
+    variants.append(("the summary (the report repeats it under evidence.probe)", head[:1] + block))
+    return variants
+
+
+def report_links(usb_id: str, known: Optional[List[str]], evidence: str, section: List[str],
+                 block: List[str]) -> List[ReportLink]:
+    """One link per record the adapter may be (each named in the form's `adapter` field), plus one for a product
+    not in uasdb when several share the ID; a single link without `adapter` when the ID is new or not looked up."""
+    adapters: List[Optional[str]] = list(known or []) or [None]
+    if len(adapters) > 1:
+        adapters.append(None)
+    links = []
+    for adapter in adapters:
+        fixed = {"title": report_title(f"{adapter} ({usb_id})" if adapter else usb_id), "usb_id": usb_id,
+                 "adapter": adapter}
+        shortest = 0
+        for left_out, lines in _box_variants(usb_id, evidence, section, block):
+            url = form_url({**fixed, "probe": printable("\n".join(lines), lines=True)})
+            shortest = len(url)
+            if shortest <= LINK_LIMIT:
+                links.append(ReportLink(usb_id, adapter, url, left_out))
+                break
+        else:
+            links.append(ReportLink(usb_id, adapter, None, too_long=shortest, paste_url=form_url(fixed)))
+    return links
+
+
+def render_links(links: List[ReportLink]) -> List[str]:
+    """The links, each alone on its line so a terminal can open it, under a line saying which adapter it is for."""
+    out = ["#", "# ---- report links: open the one for your adapter ----"]
+    field = REPORT_FORM["fields"]["probe"]
+    for usb_id in dict.fromkeys(link.usb_id for link in links):
+        mine = [link for link in links if link.usb_id == usb_id]
+        if len(mine) > 1:
+            out.append(f"# {usb_id} is in several uasdb records: open the link of the one that is your product.")
+        explained = False
+        for link in mine:
+            what = f"{usb_id} as {link.adapter}" if link.adapter else (
+                f"{usb_id} as a product not in uasdb yet" if len(mine) > 1 else usb_id)
+            if link.url is None:
+                if not explained:
+                    out.append(f"# The report for {usb_id} is too long for a link ({link.too_long:,} characters; GitHub "
+                               f"refuses addresses over {LINK_LIMIT:,}), so paste it:")
+                    out.append(f"# the link below fills in the USB ID (and the record it names); paste the report above, from "
+                               f"`{REPORT_START.format(usb_id=usb_id)}` to `{REPORT_END}`, into its \"{field}\" box.")
+                    explained = True
+                out.append(f"# {what} (paste the report into it):")
+                out.append(link.paste_url or "")
+                continue
+            out.append(f"# {what}" + (f" (left out of the link, as the form does not need it: {link.left_out}):"
+                                      if link.left_out else ":"))
+            out.append(link.url)
+    return out
+
+
 def render(result: ProbeResult, handle: Optional[str], today: datetime.date, index: Optional[Dict[str, List[str]]],
            site_url: str, throughput: Optional[Dict[str, List[Dict[str, Any]]]] = None) -> str:
+    return render_with_links(result, handle, today, index, site_url, throughput)[0]
+
+
+def render_with_links(result: ProbeResult, handle: Optional[str], today: datetime.date,
+                      index: Optional[Dict[str, List[str]]], site_url: str,
+                      throughput: Optional[Dict[str, List[Dict[str, Any]]]] = None) -> Tuple[str, List[ReportLink]]:
     """The whole output: summary as comments, then one report block per device (and a new-file
-    skeleton for IDs the database does not know)."""
+    skeleton for IDs the database does not know), then a link per adapter that opens the report form filled in."""
     evidence = "\n".join(summary_lines(result.system, result.devices, result.notes))
-    out = [f"# uasdb probe {PROBE_VERSION}: paste everything below into the adapter report form,",
-           f"# {ISSUE_URL}",
+    out = [f"# uasdb probe {PROBE_VERSION}: open the link below for your adapter. It opens the adapter report form on GitHub",
+           "# with this report filled in; answer what the probe cannot know (what happened, how you tested), then submit.",
+           "# No browser here? Copy the link to a computer that has one: the link holds the whole report.",
            "#"]
     out += ["# " + line for line in evidence.splitlines()]
+    links: List[ReportLink] = []
     for device in result.devices:
         finding = assess(device, result.system)
         report = report_dict(device, result.system, finding, handle, today, evidence,
                              (throughput or {}).get(device.usb_id, []))
         lines = report_text(report, finding.comments)
         known = (index or {}).get(device.usb_id, [])
-        out.append("#")
+        section: List[str] = []
         if known:
             for adapter_id in known:
-                out.append(f"# {device.usb_id} is in uasdb: {adapter_id} ({site_url.rstrip('/')}/adapters/{adapter_id}/)")
-            out.append("# Several products can share one USB ID: add the report to the record that is your product.")
+                section.append(f"# {device.usb_id} is in uasdb: {adapter_id} ({site_url.rstrip('/')}/adapters/{adapter_id}/)")
+            section.append("# Several products can share one USB ID: add the report to the record that is your product.")
         elif index is not None:
-            out.append(f"# {device.usb_id} is not in the database yet: a new adapter file follows the report.")
-        out.append(REPORT_START.format(usb_id=device.usb_id))
-        out.extend(lines)
-        out.append(REPORT_END)
+            section.append(f"# {device.usb_id} is not in the database yet: a new adapter file follows the report.")
+        block = [REPORT_START.format(usb_id=device.usb_id), *lines, REPORT_END]
+        section.extend(block)
         if index is not None and not known:
             record_id, skeleton = skeleton_text(device, lines)
-            out.append(SKELETON_START.format(id=record_id))
-            out.extend(skeleton)
-            out.append(SKELETON_END)
-    return "\n".join(out) + "\n"
+            section.append(SKELETON_START.format(id=record_id))
+            section.extend(skeleton)
+            section.append(SKELETON_END)
+        out.append("#")
+        out.extend(section)
+        links.extend(report_links(device.usb_id, known if index is not None else None, evidence, section, block))
+    out.extend(render_links(links))
+    return "\n".join(out) + "\n", links
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -107,6 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--site-url", default=SITE_URL, help=argparse.SUPPRESS)
     parser.add_argument("--date", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help="print the facts as JSON instead of a report")
+    parser.add_argument("--open", action="store_true", help="also open the report link in this desktop's web browser "
+                        "(without a desktop, open the printed link on a computer that has one)")
     bench = parser.add_argument_group("benchmarks (off unless asked for)")
     bench.add_argument("--bench-read", metavar="DEVICE", help="time reads from this block device, e.g. /dev/sda (read-only)")
     bench.add_argument("--bench-write", metavar="DIR", help="time writes to a temporary file in this folder on the mounted drive")
@@ -185,8 +276,37 @@ def _main(args: argparse.Namespace) -> int:
             target = _device_for_bench(result.devices, args.bench_read)
             throughput[target.usb_id] = run_benchmarks(plan, progress_enabled=sys.stderr.isatty())
     # Every value that came from a device or a file is escaped where it was read; this pass catches anything else.
-    sys.stdout.write(printable(render(result, args.handle, today, index, args.site_url, throughput), lines=True))
+    text, links = render_with_links(result, args.handle, today, index, args.site_url, throughput)
+    sys.stdout.write(printable(text, lines=True))
+    if args.open:
+        sys.stdout.flush()
+        open_links(links)
     return 0
+
+
+def has_desktop() -> bool:
+    """Whether a graphical browser can open here: macOS and Windows always; elsewhere only with an X11 or Wayland
+    display (over SSH to a Pi without a desktop, webbrowser would start a text browser in the terminal instead)."""
+    if sys.platform == "darwin" or os.name == "nt":
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def open_links(links: List[ReportLink]) -> None:
+    """--open: each adapter's link in the browser, when it has exactly one (with several records to choose from, or
+    a report too long for a link, the person picks from the printed lines)."""
+    if not has_desktop():
+        _say("probe: --open: no desktop here (no DISPLAY or WAYLAND_DISPLAY); open the link printed above on a "
+             "computer with a web browser.")
+        return
+    for usb_id in dict.fromkeys(link.usb_id for link in links):
+        mine = [link for link in links if link.usb_id == usb_id]
+        if len(mine) != 1 or mine[0].url is None:
+            why = "several records share the ID" if len(mine) > 1 else "the report is too long for a link"
+            _say(f"probe: --open: not opening a link for {usb_id}: {why}; see the lines above.")
+            continue
+        if not webbrowser.open(mine[0].url):
+            _say(f"probe: --open: no web browser could be started; open the link for {usb_id} printed above.")
 
 
 def _device_for_bench(devices: List[Device], block_path: Optional[str]) -> Device:

@@ -6,7 +6,6 @@ import unicodedata
 
 PROBE_VERSION = "1"
 SITE_URL = "https://uasdb.github.io"
-ISSUE_URL = "https://github.com/uasdb/uasdb/issues/new?template=adapter-report.yml"
 REPORT_START = "# ---- uasdb report for {usb_id} ----"
 REPORT_END = "# ---- end of uasdb report ----"
 SKELETON_START = "# ---- new adapter file data/adapters/{id}.yaml ----"

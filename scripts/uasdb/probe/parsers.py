@@ -124,7 +124,8 @@ def speed_from_text(text: str) -> Optional[str]:
     words = text.lower()
     if "gen 2x2" in words or "20gbps" in words:
         return "20000M"
-    if "superspeed plus" in words or "superspeed+" in words or "gen 2" in words or "gen 1x2" in words or "10gbps" in words:
+    if ("superspeed plus" in words or "superspeedplus" in words or "superspeed+" in words or "gen 2" in words
+            or "gen 1x2" in words or "10gbps" in words):
         return "10000M"
     if "superspeed" in words or "5gbps" in words:
         return "5000M"

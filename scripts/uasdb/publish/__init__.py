@@ -2,7 +2,8 @@
 
 `export.build` joins the records, their verdicts and what Linux, usb.ids, smartmontools, distributions and
 linux-hardware.org know into one catalog (a dict held only in memory). The modules here turn that catalog into
-the files the site is built from, each a page's whole model and, at the same address, its JSON API file:
+the files the site is built from, each a page's whole model and, at the same address, its JSON API file. What
+to say per product, USB ID and platform (the answers every page prints) is decided in verdicts/answer.py.
 
   adapter.py    /api/v1/adapters/<id>.json            an adapter page: the record, its verdicts, and `page`
   usb.py        /api/v1/usb/<vid>/<pid>.json           a USB ID page;  /api/v1/usb.json lists every ID
@@ -13,6 +14,8 @@ the files the site is built from, each a page's whole model and, at the same add
   home.py       /api/v1/home.json                      the home page and the Atom feed
   rows.py       /api/v1/adapter-rows.json              one slim row per adapter: every table of adapters
   common.py     data/common.json, data/pages.json      what every page shares, and which pages to make
+  throughput.py (in each adapter)                     an adapter's throughput chart, each bar against its USB link
+  labels.py     (in each adapter and row)              how the site names drive interfaces and vendors
   ../api_index.py  data/api_index.json                 the /api/v1/ page: every endpoint of API.md with its schema
   ../search_vocabulary.py  /search/vocabulary.json     the words the search corrects typos to, its chips and vendors
 

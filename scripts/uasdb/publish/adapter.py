@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
-from ..records.vocabulary import FOCUS_PLATFORMS
+from ..records.vocabulary import FOCUS_PLATFORMS, LIST_PLATFORMS
 
 # What a report states, in the words of the reports table (the stated `uas` and `boot` of the schema).
 UAS_WORDS = {"works": "works", "works-with-quirk": "works with a quirk", "broken": "broken",
@@ -72,10 +72,23 @@ def _kernel_of(adapter: Mapping[str, Any], key: str) -> Optional[Dict[str, Any]]
             "quirk": any(q["entry"].startswith(f"{key}:") for q in kernel["quirk_entries"])}
 
 
+def chip_unknown(adapter: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+    """For a product whose bridge chip no source names: what an owner can run to find it out (None when known)."""
+    if adapter.get("chipset"):
+        return None
+    ids = [f"{u['vid']}:{u['pid']}" for u in adapter.get("usb_ids", [])]
+    lsusb = f"lsusb -v -d {ids[0]}" if len(ids) == 1 else "lsusb -v"
+    return {"text": "No source names the bridge chip inside. If you own one, these print what identifies it: the "
+                    "USB ID, bcdDevice and the iManufacturer / iProduct strings, which often name the chip; a "
+                    "photo of the board's chip marking settles it. Add what they show to a report.",
+            "commands": [lsusb, "python3 probe.py --handle YOUR-GITHUB-NAME"]}
+
+
 def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
     verdict = adapter["verdict"]
     platforms = catalog["platforms"]
     chip = chipsets.get(adapter.get("chipset") or "")
+    names = {a["id"]: a["name"] for a in catalog["adapters"]} if adapter.get("may_be_same_as") else {}
     rows = [{"platform": name, "label": platforms[name]["label"], "boot": name in verdict["boot"]}
             for name in catalog["platform_order"] if name != "windows" or verdict["uas"][name]["verdict"] != "untested"]
     badges = [f"{verdict['uas'][p]['tone']}|{platforms[p]['short']}: {verdict['uas'][p]['short']}"
@@ -85,14 +98,17 @@ def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mappi
         key = f"{usb_id['vid']}:{usb_id['pid']}"
         slot = catalog["usb"].get(key, {})
         usb_ids.append(dict(usb_id, key=key, also=slot.get("spellings", [key])[1:], kernel=_kernel_of(adapter, key)))
-    what_to_do = None
-    if verdict["quirk_line"]:
-        line = (adapter.get("kernel") or {}).get("quirk_line_preserving_builtin") or verdict["quirk_line"]
-        label = verdict["advice"]["text"]
-        if line != verdict["quirk_line"]:
-            label += (f" The line below also keeps the flags Linux {adapter['kernel']['version']} sets for this ID by "
-                      "itself, which a usb-storage.quirks entry would otherwise replace.")
-        what_to_do = {"line": line, "label": label, "scope": verdict["advice"]["scope"]}
+    # What to do, per platform: the answers (verdicts/answer.py) of the platforms the verdict table shows, the Pis
+    # always (their answer is the page's point), others when they have a verdict, each printed from `answers`. A line
+    # box goes only under the platform whose reports needed it; the first keeps the id "quirk-line".
+    answers = adapter["answers"]
+    what_to_do = [{"platform": r["platform"], "box": None} for r in rows
+                  if r["platform"] in LIST_PLATFORMS or answers[r["platform"]]["do"] != "untested"]
+    boxes = 0
+    for row in what_to_do:
+        if answers[row["platform"]]["line"]:
+            row["box"] = "quirk-line" if boxes == 0 else f"quirk-line-{row['platform']}"
+            boxes += 1
     return {
         "verdict_rows": rows,
         # Pagefind's filters, in the order the page lists them.
@@ -102,6 +118,8 @@ def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mappi
                        ("pi4_boot", verdict["boot"]["pi4"]["short"]))],
                    "badges": ";".join(badges)},
         "chipset": {"id": chip["id"], "name": chip["name"], "maker": chip["maker"]} if chip else None,
+        "chip_unknown": chip_unknown(adapter),
+        "may_be_same_as": [{"id": other, "name": names.get(other, other)} for other in adapter.get("may_be_same_as", [])],
         "usb_ids": usb_ids,
         "check_ids": ",".join(u["key"] for u in usb_ids),
         "what_to_do": what_to_do,

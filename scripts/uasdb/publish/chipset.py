@@ -1,8 +1,10 @@
 """The chipset page's model (/api/v1/chipsets/<id>.json); /api/v1/chipsets.json lists every chipset."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Sequence
+from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
+from ..records.vocabulary import FOCUS_PLATFORMS, LIST_PLATFORMS, PLATFORM_SHORT, PLATFORMS
+from ..verdicts.engine import TONE
 from .facets import facets, slug
 
 KERNEL_KEYS = ("kernel", "kernel_groups", "kernel_by_itself", "kernel_runtime", "smartctl", "smart_blocked")
@@ -42,3 +44,83 @@ def index(catalog: Mapping[str, Any]) -> List[Dict[str, Any]]:
 def index_filters(rows: Sequence[Mapping[str, Any]]) -> List[Dict[str, Any]]:
     makers = {slug(m): m for m in sorted({r["maker"] for r in rows}, key=str.casefold)}
     return facets([r["facets"] for r in rows], [("maker", "Maker", makers), ("uas", "UAS", UAS)])
+
+
+# How a chipset's adapters fare: (singular, plural) verb phrases per bucket, worst first (the tone follows it).
+# A bucket is a verdict word refined by its grade and confidence (_fare_bucket).
+_FARE = {"broken": ("has broken UAS", "have broken UAS"), "mixed": ("has mixed reports", "have mixed reports"),
+         "works-with-quirk": ("needs a quirk", "need a quirk"),
+         "errors": ("had UAS errors of unclear cause", "had UAS errors of unclear cause"),
+         "no-uas": ("has no UAS", "have no UAS"),
+         "fixed": ("had trouble a later release fixed", "had trouble a later release fixed"),
+         "quirk-applied": ("works with a quirk whose need is not shown", "work with a quirk whose need is not shown"),
+         "unverified": ("has only unverified reports", "have only unverified reports"),
+         "pending": ("works, pending more reports", "work, pending more reports"),
+         "works": ("works, used at 5 Gbit/s", "work, used at 5 Gbit/s")}
+_BOOT_FARE = {"fails": ("does not boot", "do not boot"), "intermittent": ("boots only sometimes", "boot only sometimes"),
+              "mixed": ("has mixed boot reports", "have mixed boot reports"),
+              "works-with-workaround": ("boots with a workaround", "boot with a workaround"),
+              "fixed": ("had a boot failure a later release fixed", "had a boot failure a later release fixed"),
+              "unverified": ("has only unverified boot reports", "have only unverified boot reports"),
+              "works": ("boots", "boot")}
+_FARE_TONE = {"broken": "bad", "mixed": "warn", "works-with-quirk": "warn", "errors": "warn", "no-uas": "meh",
+              "fixed": "meh", "quirk-applied": "meh", "unverified": "meh", "pending": "fair", "works": "good",
+              "fails": "bad", "intermittent": "warn", "works-with-workaround": "warn"}
+# The one or two words a compact count shows ("2 need quirk"), per bucket.
+_FARE_WORD = {"works": "recommended", "pending": "pending", "works-with-quirk": "need quirk", "broken": "broken",
+              "mixed": "mixed", "errors": "errors", "no-uas": "no UAS", "fixed": "fixed", "quirk-applied": "quirk applied",
+              "unverified": "unverified"}
+_BOOT_FARE_WORD = {"works": "boot", "works-with-workaround": "workaround", "intermittent": "sometimes", "fails": "no boot",
+                   "mixed": "mixed", "fixed": "fixed", "unverified": "unverified"}
+# Buckets a buyer avoids: the "trouble" count that sorts the chipset table.
+_TROUBLE = frozenset({"broken", "mixed", "works-with-quirk", "errors", "fails", "intermittent"})
+SUMMARY_PLATFORMS = FOCUS_PLATFORMS
+
+
+def _fare_bucket(pv: Any) -> str:
+    if pv.verdict == "untested":
+        return "untested"
+    if pv.confidence == "likely":
+        return "unverified"
+    if pv.kind == "uas" and pv.verdict == "works":
+        return "works" if pv.recommended else "pending"
+    return {"failure-not-shown": "quirk-applied", "cause-not-isolated": "errors"}.get(pv.grade or "", pv.verdict)
+
+
+def _fare(verdicts: List[Any], fare: Dict[str, Tuple[str, str]], noun: Tuple[str, str],
+          words: Dict[str, str]) -> Dict[str, Any]:
+    counts: Dict[str, int] = {}
+    for pv in verdicts:
+        bucket = _fare_bucket(pv)
+        counts[bucket] = counts.get(bucket, 0) + 1
+    untested = counts.pop("untested", 0)
+    tested = sum(counts.values())
+    parts = [f"{counts[w]} {fare[w][counts[w] != 1]}" for w in fare if counts.get(w)]
+    if tested:
+        first = parts[0].split(" ", 1)
+        text = f"{first[0]} of {tested} {noun[tested != 1]} {first[1]}" + "".join(f", {p}" for p in parts[1:])
+    else:
+        text = f"no {noun[0]}"
+    if untested and tested:
+        text += f"; {untested} not tested"
+    worst = next((w for w in fare if counts.get(w)), None)
+    badges = [{"count": counts[w], "word": words[w], "tone": _FARE_TONE[w]} for w in fare if counts.get(w)]
+    return {"counts": dict(counts, untested=untested), "tested": tested, "text": text, "badges": badges,
+            "tone": _FARE_TONE[worst] if worst else TONE["untested"],
+            "trouble": sum(n for w, n in counts.items() if w in _TROUBLE)}
+
+
+def chipset_platform_summary(verdicts: List[Any]) -> List[Dict[str, Any]]:
+    """Per platform, how the chipset's adapters fare with UAS ("1 of 2 tested adapters needs a quirk, 1 works,
+    pending more reports"; tested ones only, the untested counted apart) and, on a Pi, with booting, so a
+    chipset page opens with the answer and the chipset table can sort by trouble."""
+    rows = []
+    for name in SUMMARY_PLATFORMS:
+        row = dict(_fare([v.uas[name] for v in verdicts], _FARE, ("tested adapter", "tested adapters"), _FARE_WORD),
+                   platform=name, label=PLATFORMS[name]["label"], short=PLATFORM_SHORT[name])
+        if name in LIST_PLATFORMS:
+            row["boot"] = _fare([v.boot[name] for v in verdicts], _BOOT_FARE,
+                               ("adapter with a boot report", "adapters with a boot report"), _BOOT_FARE_WORD)
+            row["trouble"] += row["boot"]["trouble"]
+        rows.append(row)
+    return rows

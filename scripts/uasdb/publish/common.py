@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping
 
+from ..probe.formlink import LINK_LIMIT
 from ..verdicts.engine import BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, ICON, TONE, VERDICT_SHORT, VERDICT_TEXT
 from .rows import ROW_COLUMNS
 
@@ -19,6 +20,8 @@ def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
     return {
         "generated_at": generated_at,
         "report_query": catalog["report_query"],
+        # The longest report-form address sent to GitHub (the check page's "Report this adapter", as the probe's).
+        "report_link_limit": LINK_LIMIT,
         "platforms": catalog["platforms"],
         "platform_order": catalog["platform_order"],
         "host_labels": catalog["host_labels"],

@@ -3,8 +3,9 @@
 `uasdb export --out DIR [--data TREE ...]` builds one catalog in memory (`build`: the records, their verdicts and
 what is known besides) and writes it as pages' models (publish/, which says which file holds what):
   DIR/data/common.json         what every page shares; DIR/data/pages.json which pages Hugo makes
-  DIR/static/api/v1/...        one file per page and entity: the page's model and its JSON API file at once
-                               (API.md documents them), served as static files and read by Hugo as resources
+  DIR/api/v1/...               one file per page and entity: the page's model and its JSON API file at once
+                               (API.md documents them), read by Hugo as resources and published unchanged
+  DIR/static/api/v1/...        the API files no page reads (adapters.json, the browser tools' shards)
   DIR/static/adapters.csv      one row per adapter
   DIR/static/adapters/<id>/    a redirect page for each removed record (data/removed.yaml)
 What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md), what
@@ -22,27 +23,27 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Collection, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
 
 from ..paths import DATA_DIR, REPO_ROOT
 from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
 from ..records.reference import KernelTable, ReferenceDataError, load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
-from ..records.vocabulary import BUY_PAGES, FOCUS_PLATFORMS, HOST_TITLES, HOST_USB_LINK, PLATFORM_SHORT
+from ..records.vocabulary import BUY_PAGES, HOST_TITLES, PLATFORM_SHORT
+from ..verdicts.answer import add_answers, naughty_combined_line, naughty_quirk_entries
 from ..verdicts.engine import (
     BOOT_VERDICT_SHORT,
     BOOT_VERDICT_TEXT,
     EVIDENCE_CLASSES,
     ICON,
-    LIST_PLATFORMS,
     PLATFORMS,
     QUIRKS_PARAM_MAX_CHARS,
+    STANDINGS,
     TONE,
     VERDICT_SHORT,
     VERDICT_TEXT,
     adapter_verdict,
-    combined_quirk_line,
-    merge_quirk_entries,
+    platform_standing,
     quirk_line_fits,
     quirk_value_length,
     summary_line,
@@ -50,11 +51,15 @@ from ..verdicts.engine import (
 )
 from ..verdicts.expectations import UAS_PLATFORMS as EXPECT_PLATFORMS
 from . import api_index, probebuild
+from .chipset import chipset_platform_summary
 from .distributions import add_distributions, distribution_facts
 from .files import attach_pages, export_files
 from .kernel import adapter_kernel, add_reference
+from .labels import DRIVE_LABELS, vendor_display_names
 from .linuxhw import add_popularity, add_wanted
 from .report_link import report_query
+from .throughput import throughput_chart
+from .usb import _usb_slot, tell_apart, usb_key, usb_spellings, usb_summary
 
 # Home Assistant OS patches its Raspberry Pi kernels to take 255 characters (`static char quirks[256]`).
 PATCHED_QUIRKS_LIMIT = {"chars": 255, "who": "Home Assistant OS (Raspberry Pi images)",
@@ -98,85 +103,6 @@ def _last_changes(pathspecs: Sequence[str] = ("data",)) -> Dict[str, Dict[str, s
             entry = dates.setdefault(line.strip(), {"changed": current})
             entry["added"] = current  # log runs newest first, so the last one seen is the first commit
     return dates
-
-
-def usb_key(vid: str, pid: str) -> str:
-    return f"{vid}:{pid}"
-
-
-def usb_spellings(vid: str, pid: str) -> List[str]:
-    """The ways people paste a USB ID (lsusb, udev, Windows, C source); the site indexes them all for search."""
-    return [f"{vid}:{pid}", f"{vid}{pid}", f"0x{vid} 0x{pid}", f"0x{vid}:0x{pid}", f"{vid.upper()}:{pid.upper()}",
-            f"VID_{vid.upper()}&PID_{pid.upper()}"]
-
-
-_TEST_LABELS = {"seq-read": ("sequential", "read"), "seq-write": ("sequential", "write"),
-                "rand4k-read": ("4K random", "read"), "rand4k-write": ("4K random", "write")}
-_DRIVER_LABELS = {"uas": "UAS", "usb-storage": "usb-storage", None: "driver not stated"}
-MIB = 1.048576  # MiB/s -> MB/s
-# What a USB link can carry, in MB/s, after its line coding: USB 2's 480 Mbit/s signalling rate, 8b/10b on 5 Gbit/s,
-# 128b/132b on 10 and 20 Gbit/s. Protocol overhead keeps real transfers below these; nothing can exceed them.
-LINK_LIMITS = {"480M": (60.0, "USB 2 (480 Mbit/s)"), "5000M": (500.0, "5 Gbit/s"),
-               "10000M": (1212.1, "10 Gbit/s"), "20000M": (2424.2, "20 Gbit/s")}
-USB2_LIMIT = LINK_LIMITS["480M"][0]
-
-
-def link_ceiling(report: Dict[str, Any], value_mbps: float) -> Optional[Dict[str, Any]]:
-    """The link limit a sequential figure is measured against: the link the report states, else the host's own
-    ports when the board fixes them (a Pi 3's are USB 2 only; a figure above USB 2's limit on a Pi 4 or Pi 5 can
-    only have come over its 5 Gbit/s ports). None when the link cannot be known."""
-    link = report.get("link_speed")
-    if link is None:
-        link = HOST_USB_LINK.get(report.get("host") or "")
-        if link is not None and link != "480M" and value_mbps <= USB2_LIMIT:
-            return None  # a Pi 4 or Pi 5 figure this low may come from a USB 2 port
-    if link not in LINK_LIMITS:
-        return None
-    limit, label = LINK_LIMITS[link]
-    return {"link": link, "limit": limit, "label": label, "stated": "link_speed" in report}
-
-
-def throughput_chart(record: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """Every throughput figure of every report, grouped into chart panels (sequential MB/s, 4K random MB/s,
-    4K random IOPS). MiB/s is converted to MB/s so one panel has one scale; `fraction` is the bar length."""
-    panels: Dict[tuple, Dict[str, Any]] = {}
-    for number, report in enumerate(record.get("reports", []), start=1):
-        for figure in report.get("throughput", []):
-            kind, op = _TEST_LABELS[figure["test"]]
-            unit = "IOPS" if figure["unit"] == "IOPS" else "MB/s"
-            value = figure["value"] * MIB if figure["unit"] == "MiB/s" else figure["value"]
-            driver = figure.get("driver") or report.get("driver")
-            panel = panels.setdefault((kind, unit), {"title": f"{kind[0].upper()}{kind[1:]} ({unit})", "kind": kind,
-                                                      "unit": unit, "bars": []})
-            drive = report.get("drive") or {}
-            panel["bars"].append({
-                "test": figure["test"], "op": op, "driver": driver or "unknown", "driver_label": _DRIVER_LABELS[driver],
-                # Like is compared with like only when the reader sees what produced each bar.
-                "host": report.get("host"), "host_label": HOST_LABELS.get(report.get("host"), "host not stated"),
-                "drive_label": drive.get("model") or drive.get("type") or "drive not stated",
-                "value": round(value, 1), "as_reported": f"{figure['value']:g} {figure['unit']}",
-                "tool": figure.get("tool"), "note": figure.get("note"), "report": number,
-            })
-            if kind == "sequential" and unit == "MB/s":
-                ceiling = link_ceiling(report, value)
-                if ceiling:
-                    panel["bars"][-1]["ceiling"] = dict(ceiling, share=round(100 * value / ceiling["limit"]))
-    result = []
-    for key in sorted(panels, key=lambda k: (k[0] != "sequential", k[1] == "IOPS")):
-        panel = panels[key]
-        # The scale takes in each bar's link limit, so the limit marks fit in the panel.
-        panel["max"] = max(max(bar["value"], bar.get("ceiling", {}).get("limit", 0)) for bar in panel["bars"])
-        order = {"uas": 0, "usb-storage": 1, "unknown": 2}
-        hosts = list(HOST_LABELS)
-        # Like next to like: bars grouped by host, then reads before writes, UAS before usb-storage.
-        panel["bars"].sort(key=lambda b: (hosts.index(b["host"]) if b["host"] in hosts else len(hosts),
-                                          b["op"] != "read", order[b["driver"]], b["report"]))
-        for bar in panel["bars"]:
-            bar["fraction"] = round(bar["value"] / panel["max"], 4) if panel["max"] else 0
-            if "ceiling" in bar:
-                bar["ceiling"]["fraction"] = round(bar["ceiling"]["limit"] / panel["max"], 4)
-        result.append(panel)
-    return result
 
 
 def _repo_relative(path: str) -> str:
@@ -225,11 +151,9 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     changes = _last_changes(pathspecs)
     chipsets = {r.data["id"]: r.data for r in records if r.kind == "chipset"}
     adapters: List[Dict[str, Any]] = []
-    verdicts = []
     verdict_by_id = {}
     for record in sorted((r for r in records if r.kind == "adapter"), key=lambda r: r.data["id"]):
         _, verdict, verdict_dict, summary, chart, query = cache.adapter(record) if cache else _adapter_parts(record)
-        verdicts.append(verdict)
         verdict_by_id[record.data["id"]] = verdict
         rel = _repo_relative(record.path)
         entry = dict(record.data)
@@ -276,7 +200,7 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     for slot in usb.values():
         if slot["adapters"]:
             slot["verdict"] = usb_id_verdict({i: verdict_by_id[i] for i in slot["adapters"]})
-            slot["tell_apart"] = _tell_apart(slot, adapter_by_id)
+            slot["tell_apart"] = tell_apart(slot, adapter_by_id)
 
     by_chipset: Dict[str, List[str]] = {}
     for adapter in adapters:
@@ -295,10 +219,10 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     naughty = [a for a in adapters if a["verdict"]["list"] == "naughty"]
     nice = [a for a in adapters if a["verdict"]["list"] == "nice"]
     pending = [a for a in adapters if a["verdict"]["list"] == "pending"]
-    naughty_verdicts = [v for v in verdicts if v.listing == "naughty"]
+    disagree = [a for a in adapters if a["verdict"]["list"] == "disagree"]
     for slot in usb.values():  # who a quirk for the ID would also hit (the naughty list and the quirk builder warn)
         slot["works_on_uas"] = [i for i in slot["adapters"] if works_on_linux_uas(verdict_by_id[i])]
-    naughty_entries = _naughty_quirk_entries(naughty, verdict_by_id, usb)
+    naughty_entries = naughty_quirk_entries(naughty, verdict_by_id, usb)
     shared_with_working = [e["usb_id"] for e in naughty_entries if e["shared_with_working"]]
     site: Dict[str, Any] = {
         "adapters": adapters,
@@ -308,9 +232,12 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
             "naughty": [a["id"] for a in naughty],
             "nice": [a["id"] for a in nice],
             "pending": [a["id"] for a in pending],
-            "naughty_quirk_line": combined_quirk_line(naughty_verdicts, exclude_ids=shared_with_working),
+            "disagree": [a["id"] for a in disagree],
+            "naughty_quirk_line": naughty_combined_line(naughty_entries),
             "naughty_quirk_entries": naughty_entries,
             "naughty_excluded_ids": shared_with_working,
+            # Entries only another platform's reports needed: named in the table, never in the Pi line.
+            "naughty_elsewhere_ids": [e["usb_id"] for e in naughty_entries if not e["pi"]],
             "quirks_param_max_chars": QUIRKS_PARAM_MAX_CHARS,
             "quirks_param_patched": PATCHED_QUIRKS_LIMIT,
         },
@@ -329,7 +256,7 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
         "boot_verdict_short": BOOT_VERDICT_SHORT,
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice),
-                   "pending": len(pending)},
+                   "pending": len(pending), "disagree": len(disagree)},
     }
     # Then each source's facts, in turn: what distributions ship, how common linux-hardware.org finds each ID, and
     # what Linux, usb.ids and smartmontools know (kernel_export.py).
@@ -339,6 +266,7 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     add_wanted(site)
     add_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
                      list(chipsets.values()))
+    add_answers(site, verdict_by_id)
     site["buy"] = buy_rankings(adapters, verdict_by_id)
     site["buy_order"] = list(BUY_PLATFORMS)
     site["latest_reports"] = latest_reports(adapters)
@@ -362,7 +290,7 @@ def add_expectations(site: Dict[str, Any], records: List[Dict[str, Any]], verdic
     related evidence (expectations.py), under `expected`; and how often such expectations are right
     (leave-one-out) with how many products they reach, under `expectation_evaluation`, for /verdicts/. Never a
     verdict: nothing here touches `verdict`, the lists or the counts."""
-    from ..verdicts.expectations import Related, coverage, evaluate, expectations
+    from ..verdicts.expectations import Related, coverage, evaluation_page, expectations
     try:
         kernel, linuxhw = load_kernel(), load_linuxhw()
     except ReferenceDataError:
@@ -374,8 +302,7 @@ def add_expectations(site: Dict[str, Any], records: List[Dict[str, Any]], verdic
         verdict = slot.get("verdict") or {}
         slot["expected"] = {p: related.expect_for_id(slot, p).as_dict() for p in EXPECT_PLATFORMS
                             if (verdict.get(p) or {}).get("verdict", "untested") == "untested"}
-    result = evaluate(related)
-    site["expectation_evaluation"] = dict(result, products=coverage(related))
+    site["expectation_evaluation"] = evaluation_page(related.evaluation, coverage(related))
 
 
 # What to buy: one page per platform, ranking products a buyer can order by the strength of their evidence.
@@ -405,61 +332,41 @@ def best_read(adapter: Dict[str, Any], hosts: Sequence[str]) -> Optional[Dict[st
             "drive_label": bar["drive_label"], "report": bar["report"]}
 
 
-def platform_quirk(verdict: Any, platform: str) -> Optional[Dict[str, str]]:
-    """The quirk line a ranking row for `platform` may show, and in which words: "needs" only when reports on
-    that platform needed it; "works with" when they applied it without showing the failure; otherwise the
-    platform the line came from, so a Linux PC's line never reads as the Pi's."""
-    here = verdict.quirk_entries_for([platform])
-    pv = verdict.uas[platform]
-    if here:
-        words = "works with" if pv.grade == "failure-not-shown" else "needs"
-        return {"words": words, "line": "usb-storage.quirks=" + ",".join(here)}
-    others = [s for s in verdict.quirk_sources if platform not in s["platforms"]]
-    if not others:
-        return None
-    where = ", ".join(dict.fromkeys(PLATFORMS[p]["label"] for s in others for p in s["platforms"]))
-    return {"words": f"{where} reports needed", "line": "usb-storage.quirks=" + ",".join(s["entry"] for s in others)}
-
-
 _EXPECT_ORDER = {"works": 0, "no-uas": 1, "needs-quirk": 2}
 # How many untested products a what-to-buy page shows with their expectation (the best first; the count says all).
 EXPECTED_SHOWN = 100
-# Which part of a what-to-buy page a product goes in (buy_group): the order of the page's sections.
-BUY_GROUPS = ("recommended", "pending", "other", "avoid")
+# Which part of a what-to-buy page a product goes in: the engine's platform_standing, which the lists are rolled up
+# from too, so a page and a list never place a product differently. The order of the page's sections.
+BUY_GROUPS = STANDINGS
 _NVME = ("nvme", "nvme-sata")
 
 
 def buy_group(uas: Any, boot: Optional[Any]) -> str:
-    """recommended: UAS used at 5 Gbit/s without a quirk (nothing against) and booting not reported to fail;
-    avoid: on observed or stated evidence, a quirk shown to be needed, broken or disputed UAS, or a boot that
-    fails, works only sometimes, or is disputed; pending: UAS works, not yet recommended; other: the rest
-    (unverified reports, no UAS, a quirk whose need is not shown, booting only)."""
-    strong_uas = uas.confidence in ("confirmed", "disputed")
-    if strong_uas and (uas.verdict in ("broken", "mixed")
-                       or (uas.verdict == "works-with-quirk" and uas.grade != "failure-not-shown")):
-        return "avoid"
-    if boot is not None and boot.confidence in ("confirmed", "disputed") and boot.verdict in ("fails", "intermittent", "mixed"):
-        return "avoid"
-    if uas.recommended:
-        return "recommended"
-    if uas.pending:
-        return "pending"
-    return "other"
+    """The section of a what-to-buy page (BUY_GROUPS): the engine's platform_standing, nothing decided here."""
+    return platform_standing(uas, boot)
+
+
+def has_reports_on(adapter: Dict[str, Any], name: str) -> bool:
+    """A report from this platform says something: a UAS or boot verdict, or reports that reach none (`about`)."""
+    uas = adapter["verdict"]["uas"][name]
+    boot = adapter["verdict"]["boot"].get(name)
+    return uas["verdict"] != "untested" or bool(uas.get("about")) or bool(boot and (boot["verdict"] != "untested"
+                                                                                    or boot.get("about")))
 
 
 def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
-    """Per platform, every product with a vendor and a model number (something a buyer can order) that has any
-    verdict there, UAS or boot, good or bad, in the page's sections (BUY_GROUPS), best first within each:
-    verdict rank, then boot on a Pi, confidence, strongest evidence, number of reports, name. Untested ones are
-    only counted. `counts` says exactly what each number counts."""
+    """Per platform, every product with a vendor (something a buyer can look for; the model number when a report
+    gives one, else `model` is null and the row says so) that has reports there, UAS or boot, good or bad, in the
+    page's sections (BUY_GROUPS, the engine's platform_standing), best first within each: verdict rank, then boot
+    on a Pi, confidence, strongest evidence, number of reports, name. Products with no report there are only
+    counted, or shown as expected. `counts` says exactly what each number counts."""
     result = {}
     for name, title in BUY_PLATFORMS.items():
         spec = PLATFORMS[name]
-        orderable = [a for a in adapters if a.get("vendor") and a.get("model")]
+        orderable = [a for a in adapters if a.get("vendor")]
 
         def has_verdict(a: Dict[str, Any], name: str = name) -> bool:
-            boot = a["verdict"]["boot"].get(name)
-            return a["verdict"]["uas"][name]["verdict"] != "untested" or (boot and boot["verdict"] != "untested")
+            return has_reports_on(a, name)
         listed = [a for a in orderable if has_verdict(a)]
 
         def key(a: Dict[str, Any], name: str = name) -> Tuple[Any, ...]:
@@ -473,11 +380,12 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
             boot = verdict.boot.get(name)
             group = buy_group(verdict.uas[name], boot)
             groups[group].append({
-                "id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a["model"],
+                "id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a.get("model"),
                 "drive_label": a["drive_label"], "chipset_name": a.get("chipset_name"), "group": group,
                 "recommended": group == "recommended", "asin": (a.get("product_codes") or {}).get("asin", []),
+                "no_model": not a.get("model"),
                 "uas": _lite(a["verdict"]["uas"][name]), "boot": _lite(a["verdict"]["boot"].get(name)),
-                "best_read": best_read(a, spec["hosts"]), "quirk": platform_quirk(verdict, name),
+                "best_read": best_read(a, spec["hosts"]), "answer": {k: a["answers"][name][k] for k in ("do", "text", "line")},
                 "nvme": a.get("drive_interface") in _NVME})
         picks = groups["recommended"]
         products = [p for g in BUY_GROUPS if g != "avoid" for p in groups[g]]
@@ -488,8 +396,12 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
                 continue
             e = (a.get("expected") or {}).get("uas", {}).get(name)
             if e and e["state"] == "expected":
-                expected.append({"id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a["model"],
-                                 "drive_label": a["drive_label"], "expected": e})
+                # Beside it, the boot expectation on this Pi where there is one (never a verdict; weak unless the
+                # evaluation lets it be more: booting rests on the bootloader, the drive and power).
+                boot_e = (a.get("expected") or {}).get("boot", {}).get(name)
+                expected.append({"id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a.get("model"),
+                                 "drive_label": a["drive_label"], "expected": e,
+                                 "boot_expected": boot_e if boot_e and boot_e["state"] != "none" else None})
         expected.sort(key=lambda p: (_EXPECT_ORDER[p["expected"]["verdict"]], p["expected"]["confidence"] != "strong",
                                      p["name"].casefold()))
         expected_total = len(expected)
@@ -502,7 +414,9 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
                         "recommended": [p["id"] for p in picks], "top": picks[:3], "expected": expected,
                         "counts": {"with_verdict": len(listed), "recommended": len(picks),
                                    "recommended_and_boots": len(boots), "pending": len(groups["pending"]),
+                                   "disagree": len(groups["disagree"]),
                                    "other": len(groups["other"]), "avoid": len(groups["avoid"]),
+                                   "no_model": sum(1 for g in BUY_GROUPS for p in groups[g] if p["no_model"]),
                                    "untested_orderable": len(orderable) - len(listed),
                                    "nvme_boots": len(nvme_boots), "expected": expected_total},
                         "untested_orderable": len(orderable) - len(listed)}
@@ -518,184 +432,11 @@ def latest_reports(adapters: List[Dict[str, Any]], count: int = 6) -> List[Dict[
             for d, a, n, r in dated[:count]]
 
 
-# How the site names each `drive_interface` (filters, tables, what to buy).
-DRIVE_LABELS = {"sata": "SATA", "nvme": "NVMe", "msata": "mSATA", "m2-sata": "M.2 SATA",
-                "nvme-sata": "M.2 NVMe or SATA", "pata": "PATA (IDE)",
-                "sata-pata": "SATA or PATA (IDE)", None: "Not stated"}
-_VENDOR_SUFFIXES = (".com", " inc.", " inc", " ltd.", " ltd", " co.", " gmbh", ",")
-
-
-def vendor_key(name: str) -> str:
-    """What makes two vendor spellings one vendor: case, and a trailing .com, Inc., Ltd. or GmbH."""
-    key = name.casefold().strip()
-    changed = True
-    while changed:
-        changed = False
-        for suffix in _VENDOR_SUFFIXES:
-            if key.endswith(suffix):
-                key, changed = key[: -len(suffix)].strip(), True
-    return key
-
-
-def vendor_display_names(vendors: Iterable[Optional[str]]) -> Dict[str, str]:
-    """Each spelling in the records -> the one the site shows for its vendor: the spelling most records use
-    (ties: the one with more capitals, as brands such as NATEC and ORICO write themselves), so filters and
-    tables list "StarTech.com" and "StarTech", or "Natec" and "NATEC", once."""
-    counts: Dict[str, Dict[str, int]] = {}
-    for name in vendors:
-        if name:
-            group = counts.setdefault(vendor_key(name), {})
-            group[name] = group.get(name, 0) + 1
-    labels = {}
-    for group in counts.values():
-        best = max(sorted(group), key=lambda n: (group[n], sum(c.isupper() for c in n)))
-        for name in group:
-            labels[name] = best
-    return labels
-
-
-# How a chipset's adapters fare: (singular, plural) verb phrases per bucket, worst first (the tone follows it).
-# A bucket is a verdict word refined by its grade and confidence (_fare_bucket).
-_FARE = {"broken": ("has broken UAS", "have broken UAS"), "mixed": ("has mixed reports", "have mixed reports"),
-         "works-with-quirk": ("needs a quirk", "need a quirk"),
-         "errors": ("had UAS errors of unclear cause", "had UAS errors of unclear cause"),
-         "no-uas": ("has no UAS", "have no UAS"),
-         "fixed": ("had trouble a later release fixed", "had trouble a later release fixed"),
-         "quirk-applied": ("works with a quirk whose need is not shown", "work with a quirk whose need is not shown"),
-         "unverified": ("has only unverified reports", "have only unverified reports"),
-         "pending": ("works, pending more reports", "work, pending more reports"),
-         "works": ("works, used at 5 Gbit/s", "work, used at 5 Gbit/s")}
-_BOOT_FARE = {"fails": ("does not boot", "do not boot"), "intermittent": ("boots only sometimes", "boot only sometimes"),
-              "mixed": ("has mixed boot reports", "have mixed boot reports"),
-              "works-with-workaround": ("boots with a workaround", "boot with a workaround"),
-              "fixed": ("had a boot failure a later release fixed", "had a boot failure a later release fixed"),
-              "unverified": ("has only unverified boot reports", "have only unverified boot reports"),
-              "works": ("boots", "boot")}
-_FARE_TONE = {"broken": "bad", "mixed": "warn", "works-with-quirk": "warn", "errors": "warn", "no-uas": "meh",
-              "fixed": "meh", "quirk-applied": "meh", "unverified": "meh", "pending": "fair", "works": "good",
-              "fails": "bad", "intermittent": "warn", "works-with-workaround": "warn"}
-# The one or two words a compact count shows ("2 need quirk"), per bucket.
-_FARE_WORD = {"works": "recommended", "pending": "pending", "works-with-quirk": "need quirk", "broken": "broken",
-              "mixed": "mixed", "errors": "errors", "no-uas": "no UAS", "fixed": "fixed", "quirk-applied": "quirk applied",
-              "unverified": "unverified"}
-_BOOT_FARE_WORD = {"works": "boot", "works-with-workaround": "workaround", "intermittent": "sometimes", "fails": "no boot",
-                   "mixed": "mixed", "fixed": "fixed", "unverified": "unverified"}
-# Buckets a buyer avoids: the "trouble" count that sorts the chipset table.
-_TROUBLE = frozenset({"broken", "mixed", "works-with-quirk", "errors", "fails", "intermittent"})
-SUMMARY_PLATFORMS = FOCUS_PLATFORMS
-
-
-def _fare_bucket(pv: Any) -> str:
-    if pv.verdict == "untested":
-        return "untested"
-    if pv.confidence == "likely":
-        return "unverified"
-    if pv.kind == "uas" and pv.verdict == "works":
-        return "works" if pv.recommended else "pending"
-    return {"failure-not-shown": "quirk-applied", "cause-not-isolated": "errors"}.get(pv.grade or "", pv.verdict)
-
-
-def _fare(verdicts: List[Any], fare: Dict[str, Tuple[str, str]], noun: Tuple[str, str],
-          words: Dict[str, str]) -> Dict[str, Any]:
-    counts: Dict[str, int] = {}
-    for pv in verdicts:
-        bucket = _fare_bucket(pv)
-        counts[bucket] = counts.get(bucket, 0) + 1
-    untested = counts.pop("untested", 0)
-    tested = sum(counts.values())
-    parts = [f"{counts[w]} {fare[w][counts[w] != 1]}" for w in fare if counts.get(w)]
-    if tested:
-        first = parts[0].split(" ", 1)
-        text = f"{first[0]} of {tested} {noun[tested != 1]} {first[1]}" + "".join(f", {p}" for p in parts[1:])
-    else:
-        text = f"no {noun[0]}"
-    if untested and tested:
-        text += f"; {untested} not tested"
-    worst = next((w for w in fare if counts.get(w)), None)
-    badges = [{"count": counts[w], "word": words[w], "tone": _FARE_TONE[w]} for w in fare if counts.get(w)]
-    return {"counts": dict(counts, untested=untested), "tested": tested, "text": text, "badges": badges,
-            "tone": _FARE_TONE[worst] if worst else TONE["untested"],
-            "trouble": sum(n for w, n in counts.items() if w in _TROUBLE)}
-
-
-def chipset_platform_summary(verdicts: List[Any]) -> List[Dict[str, Any]]:
-    """Per platform, how the chipset's adapters fare with UAS ("1 of 2 tested adapters needs a quirk, 1 works,
-    pending more reports"; tested ones only, the untested counted apart) and, on a Pi, with booting, so a
-    chipset page opens with the answer and the chipset table can sort by trouble."""
-    rows = []
-    for name in SUMMARY_PLATFORMS:
-        row = dict(_fare([v.uas[name] for v in verdicts], _FARE, ("tested adapter", "tested adapters"), _FARE_WORD),
-                   platform=name, label=PLATFORMS[name]["label"], short=PLATFORM_SHORT[name])
-        if name in LIST_PLATFORMS:
-            row["boot"] = _fare([v.boot[name] for v in verdicts], _BOOT_FARE,
-                               ("adapter with a boot report", "adapters with a boot report"), _BOOT_FARE_WORD)
-            row["trouble"] += row["boot"]["trouble"]
-        rows.append(row)
-    return rows
-
-
-def _tell_apart(slot: Dict[str, Any], by_id: Dict[str, Dict[str, Any]]) -> List[Dict[str, Any]]:
-    """What each product sharing this ID reports that the others may not: bcdDevice range and strings, the
-    fields `uas-detect.h` and `lsusb -v` show."""
-    rows = []
-    for adapter_id in slot["adapters"]:
-        adapter = by_id[adapter_id]
-        for usb_id in adapter.get("usb_ids", []):
-            if (usb_id["vid"], usb_id["pid"]) != (slot["vid"], slot["pid"]):
-                continue
-            rows.append({"adapter": adapter_id, "name": adapter["name"], "chipset": adapter.get("chipset"),
-                         "bcd_device": usb_id.get("bcd_device"), "manufacturer_string": usb_id.get("manufacturer_string"),
-                         "product_string": usb_id.get("product_string")})
-    return rows
-
-
 def works_on_linux_uas(verdict: Any) -> bool:
     """Whether a product is confirmed to work on uas without a quirk on a Linux platform: an ID-wide quirk line
     would take that away from it."""
     return any(v.verdict == "works" and v.confidence == "confirmed"
                for name, v in verdict.uas.items() if PLATFORMS[name]["linux"])
-
-
-def _naughty_quirk_entries(naughty: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
-                           usb: Dict[str, Dict[str, Any]]) -> List[Dict[str, Any]]:
-    """One entry per USB ID on the naughty list's quirk line, with the products it comes from and the products
-    known to work without it that the same entry would also hit."""
-    merged = merge_quirk_entries(e for a in naughty for e in verdict_by_id[a["id"]].quirk_entries)
-    sources_by_id: Dict[str, List[str]] = {}
-    for a in naughty:
-        for entry in verdict_by_id[a["id"]].quirk_entries:
-            sources_by_id.setdefault(entry.rsplit(":", 1)[0], []).append(a["id"])
-    entries = []
-    for usb_id, flags in merged.items():
-        sources = sorted(set(sources_by_id.get(usb_id, [])))
-        working = [i for i in usb.get(usb_id, {}).get("works_on_uas", []) if i not in sources]
-        entries.append({"usb_id": usb_id, "entry": f"{usb_id}:{flags}", "line": f"usb-storage.quirks={usb_id}:{flags}",
-                        "adapters": sources, "shared_with_working": working})
-    return entries
-
-
-def usb_summary(slot: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], kernel_version: Optional[str]) -> str:
-    """One sentence on what the database knows of a USB ID: the ID page's summary and its search result.
-    `chipsets` maps chipset ids to their records (the slot's `chipsets` are ids of those records)."""
-    chips = ", ".join(chipsets[c]["name"] for c in slot["chipsets"])
-    n = len(slot["adapters"])
-    if n:
-        return (f"{n} product{'s' if n != 1 else ''} in the database report{'s' if n == 1 else ''} this ID"
-                f"{f'; bridge chip: {chips}' if chips else ''}. Several products often share one ID, so check the product too.")
-    if chips:
-        return f"No product in the database reports this ID yet; bridge chip: {chips}."
-    if not (slot.get("kernel") or slot.get("kernel_runtime")):
-        return "No product in the database reports this ID yet."
-    flags = list(dict.fromkeys(f["name"] for entry in slot.get("kernel") or [] if not entry.get("condition")
-                               for f in entry["flags"]))
-    linux = f"Linux {kernel_version}" if kernel_version else "Linux"
-    sets = f" and sets {', '.join(flags)} for it by itself" if flags else ", without quirk flags"
-    return f"No product in the database reports this ID yet. {linux} lists it in its own tables{sets}."
-
-
-def _usb_slot(usb_id: Dict[str, Any]) -> Dict[str, Any]:
-    return {"vid": usb_id["vid"], "pid": usb_id["pid"], "spellings": usb_spellings(usb_id["vid"], usb_id["pid"]),
-            "adapters": [], "chipsets": []}
 
 
 def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:

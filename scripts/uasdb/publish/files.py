@@ -6,10 +6,12 @@ import csv
 import html
 import io
 import json
+from pathlib import Path
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from ..records.reference import load_usbids
 from ..records.rules.removals import PAGE_FOLDERS
+from ..records.vocabulary import PLATFORMS
 from . import adapter as adapter_page
 from . import api_index, probebuild
 from . import buy as buy_page
@@ -25,7 +27,12 @@ API_SCHEMA_VERSION = 1
 # so `make serve` can replace a file whole (watch.py) while Hugo's server watches the folder.
 COMMON_JSON = "data/common.json"
 PAGES_JSON = "data/pages.json"
-API = "static/api/v1"
+# The JSON API, published at /api/v1/, in two folders. A page's model goes to api/v1/, which site/hugo.yaml mounts
+# once, as Hugo assets: the page reads it and publishes it, so Hugo's server re-renders the page when only its
+# model changed. A file no page reads (adapters.json, the browser tools' shards) goes to static/api/v1/, published
+# as it is. `api_file` finds either.
+API = "api/v1"
+PUBLISHED_API = "static/api/v1"
 
 
 def attach_pages(catalog: Dict[str, Any]) -> None:
@@ -73,7 +80,10 @@ def quirk_index(catalog: Mapping[str, Any]) -> Dict[str, Any]:
                "chipset": a.get("chipset"), "chipset_name": a.get("chipset_name"),
                "usb_ids": [{"vid": u["vid"], "pid": u["pid"], **({"bcd_device": u["bcd_device"]} if u.get("bcd_device") else {})}
                            for u in a.get("usb_ids", [])],
-               "quirk_entries": a["verdict"]["quirk_entries"], "quirk_sources": a["verdict"]["quirk_sources"]}
+               "quirk_entries": a["verdict"]["quirk_entries"], "quirk_sources": a["verdict"]["quirk_sources"],
+               # Per platform where a quirk was needed, not needed, or tried in vain: the product's answer in words.
+               "answers": [a["answers"][p]["sentence"] for p in a["answers"]
+                           if a["answers"][p]["do"] in ("quirk", "quirk-applied", "not-needed", "tried")]}
               for a in catalog["adapters"] if a["verdict"]["quirk_entries"]]
     return {"adapters": quirky, "total": len(catalog["adapters"])}
 
@@ -97,8 +107,17 @@ def _wrap(result: Any, generated_at: str) -> Dict[str, Any]:
     return {"schema_version": API_SCHEMA_VERSION, "generated_at": generated_at, "result": result}
 
 
-CSV_COLUMNS = ["id", "name", "vendor", "model", "kind", "drive_interface", "chipset", "usb_ids",
-               "list", "pi4_uas", "pi4_boot", "pi5_uas", "pi3", "linux_uas", "macos_uas", "quirk_line", "reports"]
+# The verdict columns: the established ones (column, question, platform), in the order consumers know, then one
+# `<platform>_uas` (and on a Pi `<platform>_boot`) for every other platform of the schema, so a platform added there
+# gets its columns with no edit here.
+_ESTABLISHED = [("pi4_uas", "uas", "pi4"), ("pi4_boot", "boot", "pi4"), ("pi5_uas", "uas", "pi5"), ("pi3", "uas", "pi3"),
+                ("linux_uas", "uas", "linux"), ("macos_uas", "uas", "macos")]
+_ESTABLISHED_PLATFORMS = {"pi4", "pi5", "pi3", "linux", "macos", "windows"}
+VERDICT_COLUMNS = _ESTABLISHED + [column for name, spec in PLATFORMS.items() if name not in _ESTABLISHED_PLATFORMS
+                                  for column in [(f"{name}_uas", "uas", name)]
+                                  + ([(f"{name}_boot", "boot", name)] if spec["pi"] else [])]
+CSV_COLUMNS = (["id", "name", "vendor", "model", "kind", "drive_interface", "chipset", "usb_ids", "list"]
+               + [column for column, _, _ in VERDICT_COLUMNS] + ["quirk_line", "quirk_from", "pi4_do", "pi5_do", "reports"])
 
 
 # What makes a spreadsheet read a cell as a formula (`=HYPERLINK(…)`, `+cmd|' /C calc'!A0`, `@SUM(1+1)`), the
@@ -122,9 +141,9 @@ def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
         v = a["verdict"]
         row = [a["id"], a["name"], a.get("vendor", ""), a.get("model", ""), a["kind"], a.get("drive_interface", ""),
                a.get("chipset", ""), " ".join(f"{u['vid']}:{u['pid']}" for u in a.get("usb_ids", [])),
-               v["list"] or "", v["uas"]["pi4"]["verdict"], v["boot"]["pi4"]["verdict"], v["uas"]["pi5"]["verdict"],
-               v["uas"]["pi3"]["verdict"], v["uas"]["linux"]["verdict"], v["uas"]["macos"]["verdict"],
-               v["quirk_line"] or "", len(a["reports"])]
+               v["list"] or "", *[(v[question].get(platform) or {}).get("verdict", "") for _, question, platform in VERDICT_COLUMNS],
+               v["quirk_line"] or "", "; ".join(f"{q['entry']}: {q['where']}" for q in v["quirk_sources"]),
+               a["answers"]["pi4"]["text"], a["answers"]["pi5"]["text"], len(a["reports"])]
         writer.writerow([spreadsheet_cell(cell) for cell in row])
     return out.getvalue()
 
@@ -207,8 +226,8 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
         memo.start()
     dumps = memo.dumps if memo is not None else (lambda key, payload, fingerprint=None: _dumps(payload))
 
-    def as_json(path: str, payload: Any) -> Tuple[str, List[str]]:
-        return f"{API}/{path}", [dumps(path, _wrap(payload, generated_at)), "\n"]
+    def as_json(path: str, payload: Any, folder: str = API) -> Tuple[str, List[str]]:
+        return f"{folder}/{path}", [dumps(path, _wrap(payload, generated_at)), "\n"]
 
     chipsets = {c["id"]: c for c in catalog["chipsets"]}
     adapters = {a["id"]: a for a in catalog["adapters"]}
@@ -218,7 +237,7 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     kernel = catalog.get("kernel") or {}
     filters = {"usb": usb_page.index_filters(usb_rows, kernel.get("version")),
                "chipsets": chipset_page.index_filters(chipset_rows),
-               "naughty": lists_page.filters(lists["entries"]["naughty"]),
+               "naughty": lists_page.filters(lists["entries"]["naughty"] + lists["entries"]["disagree"]),
                "nice": lists_page.filters(lists["entries"]["nice"] + lists["entries"]["pending"])}
     yield COMMON_JSON, [dumps(COMMON_JSON, common(catalog, generated_at)), "\n"]
     yield PAGES_JSON, [dumps(PAGES_JSON, pages(catalog, filters)), "\n"]
@@ -234,7 +253,7 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     for n, adapter_id in enumerate(core):
         everything += [",", core[adapter_id]] if n else [core[adapter_id]]
     everything.append("]")
-    yield f"{API}/adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, everything)
+    yield f"{PUBLISHED_API}/adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, everything)
     del everything
     for adapter_id, text in core.items():
         page = dumps(("adapter-page", adapter_id), adapters[adapter_id]["page"])
@@ -257,15 +276,15 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     # and runtime checks without its per-ID tables, and the adapters that have a quirk line.
     shards = id_shards(catalog, adapters)
     for (vid, head), shard in shards.items():
-        yield as_json(f"ids/{vid}/{head}.json", shard)
+        yield as_json(f"ids/{vid}/{head}.json", shard, PUBLISHED_API)
     usbids = load_usbids()
     names = usbids_by_vendor(usbids)
     for head, shard in names.items():
-        yield as_json(f"usbids/{head}.json", shard)
+        yield as_json(f"usbids/{head}.json", shard, PUBLISHED_API)
     # Which of those shards exist, so the browser never asks for one that does not (a 404 it would log).
-    yield as_json("shards.json", {"ids": sorted(f"{vid}/{head}" for vid, head in shards), "usbids": sorted(names)})
-    yield as_json("kernel-letters.json", {k: v for k, v in kernel.items() if k not in ("builtin", "groups")})
-    yield as_json("quirk-index.json", quirk_index(catalog))
+    yield as_json("shards.json", {"ids": sorted(f"{vid}/{head}" for vid, head in shards), "usbids": sorted(names)}, PUBLISHED_API)
+    yield as_json("kernel-letters.json", {k: v for k, v in kernel.items() if k not in ("builtin", "groups")}, PUBLISHED_API)
+    yield as_json("quirk-index.json", quirk_index(catalog))  # /quirks/ prints its pick list from it
     yield as_json("lists.json", lists)
     for buy in catalog["buy"].values():
         yield as_json(f"buy/{buy['slug']}.json", buy_page.model(buy, catalog, adapters))
@@ -274,11 +293,19 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     yield as_json("kernel.json", catalog["kernel"])
     yield as_json("wanted.json", {"source": catalog["linuxhw"], "wanted": catalog["lists"]["wanted"]})
     yield as_json("distributions.json", {"distributions": catalog["distributions"],
-                                         "by_usb_id": catalog["distribution_ids"]})
+                                         "by_usb_id": catalog["distribution_ids"]}, PUBLISHED_API)
     # Every usb.ids name in one file: the search asks for it when a query is an ID no record has.
-    yield as_json("usbids.json", {"version": usbids.version, "vendors": usbids.vendors, "products": usbids.products})
+    yield as_json("usbids.json", {"version": usbids.version, "vendors": usbids.vendors, "products": usbids.products},
+                  PUBLISHED_API)
     yield "static/adapters.csv", [adapters_csv(catalog["adapters"])]
     for note in catalog.get("removed", []):
         yield f"static/{PAGE_FOLDERS[note['kind']]}/{note['id']}/index.html", [removed_page(note)]
     # The probe people download: uasdb/probe/ joined into one stand-alone file.
     yield "static/probe.py", [probebuild.bundle()]
+
+
+def api_file(out_dir: Path, name: str) -> Path:
+    """Where an export in OUT holds the API file `name` (e.g. "usb/174c/55aa.json"): api/v1/ for a page's model,
+    static/api/v1/ for the rest."""
+    model = Path(out_dir) / API / name
+    return model if model.exists() else Path(out_dir) / PUBLISHED_API / name

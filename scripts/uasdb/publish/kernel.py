@@ -305,7 +305,8 @@ def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usb
     naughty_ids = set(site["lists"].get("naughty", []))
     naughty = {a["id"]: a for a in site["adapters"] if a["id"] in naughty_ids}
     combined: Dict[str, Set[str]] = {}
-    excluded = set(site["lists"].get("naughty_excluded_ids", []))  # shared with a product known to work
+    # Left out: IDs shared with a product known to work, and IDs only another platform's reports needed.
+    excluded = set(site["lists"].get("naughty_excluded_ids", [])) | set(site["lists"].get("naughty_elsewhere_ids", []))
     for adapter in naughty.values():
         for entry in adapter["kernel"]["quirk_entries_preserving_builtin"]:
             vid, pid, letters = entry.split(":")

@@ -1,34 +1,42 @@
-"""The naughty, nice and pending lists' model (/api/v1/lists.json): the lists as the catalog has them, plus
-`entries`, each listed product with what its entry shows, and `kernel_only`, the IDs Linux treats specially
-that no record reports."""
+"""The naughty, nice, pending and disagree lists' model (/api/v1/lists.json): the lists as the catalog has them, plus
+`entries`, each listed product with what its entry shows (a disagree entry: both sides of each Pi disagreement and
+what may explain it), and `kernel_only`, the IDs Linux treats specially that no record reports."""
 from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Sequence
 
+from ..records.vocabulary import LIST_PLATFORMS, PLATFORM_SHORT
 from .facets import badge_titles, facets, slug
 from .rows import badge
 
-# The lists' filters, one per badge an entry shows.
-FILTERS = {"pi4": "Pi 4 UAS", "pi5": "Pi 5 UAS", "pi4_boot": "Pi 4 boot", "pi5_boot": "Pi 5 boot"}
+# The badges an entry shows and the lists' filters, one per badge: UAS then boot on each platform whose verdicts
+# decide the lists (the schema's `lists`), keyed `<platform>` and `<platform>_boot`.
+BADGES = [(name, "uas", name, f"{PLATFORM_SHORT[name]} UAS") for name in LIST_PLATFORMS] + \
+         [(f"{name}_boot", "boot", name, f"{PLATFORM_SHORT[name]} boot") for name in LIST_PLATFORMS]
+FILTERS = {key: label for key, _, _, label in BADGES}
 
 
 def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:
-    """One product on a list: its Pi verdict badges, why it is listed, the quirk line when a Pi report needed
-    it (else the engine's advice, which names the platform the line came from), and the reports behind it."""
+    """One product on a list: its Pi verdict badges, why it is listed, what to do on each Pi (its answers), and
+    the reports behind it."""
     verdict = adapter["verdict"]
-    counted = sorted({n for q in ("uas", "boot") for p in ("pi4", "pi5") for n in verdict[q][p]["counted"]})
-    advice = verdict["advice"]
-    badges = {"pi4": badge(verdict["uas"]["pi4"]), "pi5": badge(verdict["uas"]["pi5"]),
-              "pi4_boot": badge(verdict["boot"]["pi4"]), "pi5_boot": badge(verdict["boot"]["pi5"])}
+    counted = sorted({n for q in ("uas", "boot") for p in LIST_PLATFORMS for n in verdict[q][p]["counted"]})
+    badges = {key: badge(verdict[question][platform]) for key, question, platform, _ in BADGES}
     return {
         "id": adapter["id"], "name": adapter["name"], "badges": badges,
+        # The badges in the order the entry shows them, each with its label ("Pi 4 UAS", "Pi 5 boot").
+        "badge_rows": [{"label": label, "badge": badges[key], "basis": question == "uas"}
+                       for key, question, _, label in BADGES],
         # The list's filters match the badges' words (FILTERS).
         "facets": {key: [slug(b["short"])] for key, b in badges.items() if b},
         "usb_ids": [f"{u['vid']}:{u['pid']}" for u in adapter.get("usb_ids", [])],
         "reasons": verdict["reasons"],
-        "quirk_line": verdict["quirk_line"] if advice["scope"] == "pi" else None,
-        "advice": advice["text"] if advice["scope"] not in ("pi", "none") else None,
+        # What to do on each Pi: the product's answers (verdicts/answer.py), a line only where a Pi report needed it.
+        "answers": [{k: adapter["answers"][p][k] for k in ("platform", "label", "do", "text", "line")}
+                    for p in LIST_PLATFORMS],
         "evidence": [{"report": n + 1, "url": adapter["reports"][n]["source"].get("url")} for n in counted],
+        # Where the Pi reports disagree: both sides, with their reports, and what may explain it (the engine's).
+        "disagreements": [d for d in verdict.get("disagreements", []) if d["platform"] in LIST_PLATFORMS],
     }
 
 
@@ -42,7 +50,7 @@ def model(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]])
                             "name": " ".join(x for x in (first.get("vendor"), first.get("product")) if x),
                             "groups": slot.get("kernel_groups", [])})
     entries: Dict[str, List[Dict[str, Any]]] = {name: [entry(adapters[i]) for i in lists[name]]
-                                                for name in ("naughty", "nice", "pending")}
+                                                for name in ("naughty", "nice", "pending", "disagree")}
     names = {e["usb_id"]: [adapters[i]["name"] for i in e["adapters"]] for e in lists.get("naughty_quirk_entries", [])}
     working = {e["usb_id"]: [{"id": i, "name": adapters[i]["name"]} for i in e["shared_with_working"]]
                for e in lists.get("naughty_quirk_entries", [])}

@@ -5,6 +5,9 @@ file that runs with nothing but Python 3.9's standard library. `bundle()` joins 
 package docstring gives (each imports only from modules before it), drops their package-relative imports,
 and gathers their standard-library imports at the top. The export (export.export_files) publishes the result
 as /probe.py.
+
+The probe's links name the report form by the facts in probe/reportform.py, written from the form by
+`uasdb issue-form`; a stale copy stops the bundle, so a published probe never fills in a field the form lost.
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from pathlib import Path
 from typing import List, Optional, Set, Tuple, Union
 
 PACKAGE = Path(__file__).resolve().parent.parent / "probe"
-MODULES = ("common", "parsers", "system", "macos", "linux", "assess", "output", "bench", "cli")
+MODULES = ("common", "reportform", "formlink", "parsers", "system", "macos", "linux", "assess", "output", "bench", "cli")
 
 
 class BundleError(Exception):
@@ -41,6 +44,10 @@ def _split(path: Path) -> Tuple[List[Union[ast.Import, ast.ImportFrom]], str]:
 
 
 def bundle() -> str:
+    from .report_link import probe_form_text
+    if (PACKAGE / "reportform.py").read_text(encoding="utf-8") != probe_form_text():
+        raise BundleError("probe/reportform.py differs from the report form it is written from: run `uasdb issue-form` "
+                          "and commit the result")
     plain: Set[str] = set()
     froms: dict = {}
     bodies: List[str] = []

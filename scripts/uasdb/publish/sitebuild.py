@@ -54,9 +54,9 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 class LoopbackServer:
     """A static file server on 127.0.0.1 with a free port, in a daemon thread."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, handler_class: type = SiteHandler):
         self.root = root
-        handler = functools.partial(SiteHandler, directory=str(root))
+        handler = functools.partial(handler_class, directory=str(root))
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)

@@ -20,23 +20,20 @@ def model(key: str, slot: Mapping[str, Any], catalog: Mapping[str, Any], adapter
     products = [adapters[i] for i in slot["adapters"]]
     platforms = catalog["platforms"]
     id_verdict = slot.get("verdict") or {}
-    verdict_rows = [{"platform": p, "label": platforms[p]["label"], "verdict": id_verdict[p],
+    answers = slot.get("answers") or {}
+    # The badge is the ID's answer (verdicts/answer.py): the products' own words, grade kept ("Works (pending)").
+    verdict_rows = [{"platform": p, "label": platforms[p]["label"],
+                     "verdict": dict(id_verdict[p], **{k: answers[p][k] for k in ("short", "tone", "icon")}),
                      "products": [{"id": i, "name": adapters[i]["name"], **v} for i, v in id_verdict[p]["products"].items()]}
                     for p in catalog["platform_order"] if p in id_verdict and id_verdict[p]["verdict"] != "untested"]
-    # One line per distinct quirk entry the products' reports used for this ID, kept so it preserves the
-    # built-in flags, with the products it comes from.
-    lines: Dict[str, Dict[str, Any]] = {}
-    for product in products:
-        for entry in (product.get("kernel") or {}).get("quirk_entries", []):
-            if entry["entry"].startswith(f"{key}:"):
-                line = lines.setdefault(entry["preserving"], {"names": [], "rewritten": False})
-                if product["name"] not in line["names"]:
-                    line["names"].append(product["name"])
-                line["rewritten"] = line["rewritten"] or entry["entry"] != entry["preserving"]
-    quirk_lines = [{"line": f"usb-storage.quirks={entry}",
-                    "label": f"The line the reports of {_join(v['names'])} needed"
-                             f"{', with the built-in flags kept' if v['rewritten'] else ''}:"}
-                   for entry, v in lines.items()]
+    # What to do per platform with a verdict or a line, printed from the ID's `answers`; a line box only under its
+    # own platform.
+    what_to_do: List[Dict[str, Any]] = []
+    for p in catalog["platform_order"]:
+        answer = answers.get(p)
+        if answer and (answer["verdict"] != "untested" or answer["line"]):
+            boxes = len([w for w in what_to_do if w["box"]])
+            what_to_do.append({"platform": p, "box": f"quirk-line-{boxes + 1}" if answer["line"] else None})
     kernel_first = (slot.get("kernel") or [{}])[0] if slot.get("kernel") else {}
     return dict(
         {k: v for k, v in slot.items() if k != "adapters"},
@@ -52,16 +49,12 @@ def model(key: str, slot: Mapping[str, Any], catalog: Mapping[str, Any], adapter
             "expected": [{"platform": p, "label": platforms[p]["label"], "expectation": e}
                          for p in catalog["platform_order"] for e in [(slot.get("expected") or {}).get(p)]
                          if e and e["state"] != "none"],
-            "quirk_lines": quirk_lines,
+            "what_to_do": what_to_do,
             "kernel_name": {"vendor": kernel_first.get("vendor"), "product": kernel_first.get("product")}
                            if kernel_first.get("vendor") or kernel_first.get("product") else None,
             "also": slot["spellings"][1:],
             "kernel_flags": kernel_flags(slot),
         })
-
-
-def _join(names: List[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _kernel_parts(slot: Mapping[str, Any]) -> Tuple[List[str], bool]:
@@ -111,3 +104,52 @@ def index_filters(rows: Sequence[Mapping[str, Any]], kernel_version: Optional[st
     """The filters the USB ID list offers over usb.json's rows."""
     linux = f"Linux {kernel_version}" if kernel_version else "Linux"
     return facets([r["facets"] for r in rows], [("products", "Products", PRODUCTS), ("linux", linux, LINUX)])
+
+
+def usb_key(vid: str, pid: str) -> str:
+    return f"{vid}:{pid}"
+
+
+def usb_spellings(vid: str, pid: str) -> List[str]:
+    """The ways people paste a USB ID (lsusb, udev, Windows, C source); the site indexes them all for search."""
+    return [f"{vid}:{pid}", f"{vid}{pid}", f"0x{vid} 0x{pid}", f"0x{vid}:0x{pid}", f"{vid.upper()}:{pid.upper()}",
+            f"VID_{vid.upper()}&PID_{pid.upper()}"]
+
+
+def tell_apart(slot: Dict[str, Any], by_id: Dict[str, Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """What each product sharing this ID reports that the others may not: bcdDevice range and strings, the
+    fields `uas-detect.h` and `lsusb -v` show."""
+    rows = []
+    for adapter_id in slot["adapters"]:
+        adapter = by_id[adapter_id]
+        for usb_id in adapter.get("usb_ids", []):
+            if (usb_id["vid"], usb_id["pid"]) != (slot["vid"], slot["pid"]):
+                continue
+            rows.append({"adapter": adapter_id, "name": adapter["name"], "chipset": adapter.get("chipset"),
+                         "bcd_device": usb_id.get("bcd_device"), "manufacturer_string": usb_id.get("manufacturer_string"),
+                         "product_string": usb_id.get("product_string")})
+    return rows
+
+
+def usb_summary(slot: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], kernel_version: Optional[str]) -> str:
+    """One sentence on what the database knows of a USB ID: the ID page's summary and its search result.
+    `chipsets` maps chipset ids to their records (the slot's `chipsets` are ids of those records)."""
+    chips = ", ".join(chipsets[c]["name"] for c in slot["chipsets"])
+    n = len(slot["adapters"])
+    if n:
+        return (f"{n} product{'s' if n != 1 else ''} in the database report{'s' if n == 1 else ''} this ID"
+                f"{f'; bridge chip: {chips}' if chips else ''}. Several products often share one ID, so check the product too.")
+    if chips:
+        return f"No product in the database reports this ID yet; bridge chip: {chips}."
+    if not (slot.get("kernel") or slot.get("kernel_runtime")):
+        return "No product in the database reports this ID yet."
+    flags = list(dict.fromkeys(f["name"] for entry in slot.get("kernel") or [] if not entry.get("condition")
+                               for f in entry["flags"]))
+    linux = f"Linux {kernel_version}" if kernel_version else "Linux"
+    sets = f" and sets {', '.join(flags)} for it by itself" if flags else ", without quirk flags"
+    return f"No product in the database reports this ID yet. {linux} lists it in its own tables{sets}."
+
+
+def _usb_slot(usb_id: Dict[str, Any]) -> Dict[str, Any]:
+    return {"vid": usb_id["vid"], "pid": usb_id["pid"], "spellings": usb_spellings(usb_id["vid"], usb_id["pid"]),
+            "adapters": [], "chipsets": []}

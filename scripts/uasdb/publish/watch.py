@@ -60,7 +60,7 @@ class State:
 def _existing(out_dir: Path) -> Set[str]:
     """The export's files now in OUT (relative, posix), leaving out the search index `make serve` built once."""
     found: Set[str] = set()
-    for top in ("data", "static"):
+    for top in ("data", "api", "static"):
         for folder, dirs, files in os.walk(out_dir / top):
             if Path(folder) == out_dir / "static" and "pagefind" in dirs:
                 dirs.remove("pagefind")
@@ -99,7 +99,7 @@ def _sync(out_dir: Path, files: Iterable[Tuple[str, List[str]]], state: State) -
 def _replace(out_dir: Path, relative: str, text: str) -> None:
     """Put `text` at OUT/relative in one step: written beside OUT's mounted folders, then renamed over the old
     file. Hugo's server reads a file as soon as it changes; a large file takes a moment to write, and Hugo once
-    read one half-written (an empty export, then no further rebuild). Hugo mounts the folders (data/, static/),
+    read one half-written (an empty export, then no further rebuild). Hugo mounts the folders (data/, api/, static/),
     not the files, so it sees the renamed file as the change it is."""
     path = out_dir / relative
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,14 +1,14 @@
 """The host and platform vocabulary, read from the adapter schema (its one source) as Python constants.
 
 schema/adapter.schema.json lists the `host` values (the enum a record is checked against) and, in the
-`x-uasdb-hosts` annotation beside it, each host's title (and a `detail` the issue form adds), the platform its verdicts count towards, and what it
+`x-uasdb-hosts` annotation beside it, each host's title (and a `detail` the issue form adds), the platform its verdicts count towards (`null` for a Raspberry Pi of unknown model, counted on none), and what it
 cannot do: `uas: false` for USB host controllers without UAS (Pi 3 and older), `usb_boot: false` for Pis that
 cannot boot from USB (only the 3B+ boots from USB out of the box; the 3B after setting its OTP bit), and
 `usb_link` for boards whose fastest USB port is fixed (5000M on a Pi 4 or Pi 5, 480M on a Pi 3 and older; a
 Compute Module 4 has no USB 3 of its own, so it has none). The
 top-level `x-uasdb-platforms` annotation holds the platforms in the order the site shows them, each with its
-title, its `short` name, whether its verdicts decide the nice and naughty lists (`lists`) and its what-to-buy
-page (`buy`: slug and title); `x-uasdb-platform-focus` names the platforms buyers choose between, newest Pi first
+title, its `short` name, whether its verdicts decide the nice and naughty lists (`lists`), its what-to-buy
+page (`buy`: slug and title) and the platforms whose evidence is context for its expectations (`related`); `x-uasdb-platform-focus` names the platforms buyers choose between, newest Pi first
 (what-to-buy pages, chipset summaries, search badges and expectations follow it). Adding a platform is an edit
 of the schema alone: every list below, and every table and page built from them, picks it up. verdicts,
 export, the rules and the issue form take these from here; the probe, which ships as one stand-alone file,
@@ -31,7 +31,11 @@ def _load() -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Dict[str, Any]], Tuple
     focus = tuple(schema.get("x-uasdb-platform-focus", ()))
     if list(hosts) != host["enum"]:
         raise ValueError(f"{SCHEMA}: x-uasdb-hosts must list exactly the host enum, in its order")
-    unknown = sorted({h["platform"] for h in hosts.values()} - set(platforms))
+    placeless = [name for name, h in hosts.items() if "platform" not in h]
+    if placeless:
+        raise ValueError(f"{SCHEMA}: x-uasdb-hosts: {', '.join(placeless)} name no platform — give one, or null for a host "
+                         "counted on none")
+    unknown = sorted({h["platform"] for h in hosts.values() if h.get("platform") is not None} - set(platforms))
     if unknown:
         raise ValueError(f"{SCHEMA}: hosts name platforms that x-uasdb-platforms lacks: {', '.join(unknown)}")
     strangers = sorted(set(focus) - set(platforms))
@@ -45,6 +49,10 @@ def _load() -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Dict[str, Any]], Tuple
 
 HOSTS, _PLATFORMS, FOCUS_PLATFORMS = _load()
 HOST_TITLES: Dict[str, str] = {name: spec["title"] for name, spec in HOSTS.items()}
+# The platform each host's reports count towards. A host with `"platform": null` (a Raspberry Pi whose model the
+# source does not give) counts towards none: its reports are shown, never counted as a Pi's or a Linux PC's.
+HOST_PLATFORM: Dict[str, str] = {name: spec["platform"] for name, spec in HOSTS.items() if spec.get("platform")}
+UNPLACED_HOSTS: Tuple[str, ...] = tuple(name for name, spec in HOSTS.items() if not spec.get("platform"))
 # Hosts whose USB controller cannot do UAS: a report from one says `uas: host-no-uas`, never `works`.
 NO_UAS_HOSTS: Tuple[str, ...] = tuple(name for name, spec in HOSTS.items() if spec.get("uas") is False)
 # The fastest link a host's own USB ports negotiate, where the board fixes it (`lsusb -t` spelling).
@@ -52,7 +60,7 @@ HOST_USB_LINK: Dict[str, str] = {name: spec["usb_link"] for name, spec in HOSTS.
 
 
 def _platform(name: str, spec: Dict[str, Any]) -> Dict[str, Any]:
-    members = tuple(host for host, h in HOSTS.items() if h["platform"] == name)
+    members = tuple(host for host, h in HOSTS.items() if h.get("platform") == name)
     entry: Dict[str, Any] = {"label": spec["title"], "hosts": members, "linux": spec["linux"], "pi": spec["pi"]}
     if members and all(host in NO_UAS_HOSTS for host in members):
         entry["no_uas_host"] = True
@@ -64,6 +72,10 @@ def _platform(name: str, spec: Dict[str, Any]) -> Dict[str, Any]:
 
 # verdicts.PLATFORMS: label, member hosts, whether it runs Linux, whether it is a Pi, and the two limits above.
 PLATFORMS: Dict[str, Dict[str, Any]] = {name: _platform(name, spec) for name, spec in _PLATFORMS.items()}
+# Hosts that run Linux: the members of a Linux platform, and hosts counted on none that the schema marks `linux`
+# (a Pi of unknown model), so the kernel's own quirk table is still weighed against their reports.
+LINUX_HOSTS: Tuple[str, ...] = tuple(name for name, spec in HOSTS.items()
+                                     if PLATFORMS.get(spec.get("platform") or "", {}).get("linux") or spec.get("linux"))
 
 # The platform facts the site needs besides: short names, the platforms whose verdicts make the lists, what-to-buy
 # pages in focus order, and the platforms whose boot verdicts buyers weigh (focus Pis that boot from USB).
@@ -72,6 +84,9 @@ LIST_PLATFORMS: Tuple[str, ...] = tuple(name for name, spec in _PLATFORMS.items(
 BUY_PAGES: Dict[str, Dict[str, str]] = {name: dict(_PLATFORMS[name]["buy"]) for name in FOCUS_PLATFORMS
                                          if "buy" in _PLATFORMS[name]}
 BOOT_FOCUS_PLATFORMS: Tuple[str, ...] = tuple(name for name in FOCUS_PLATFORMS if _PLATFORMS[name]["pi"])
+# The platforms whose evidence is weaker context for another's expectation (`related`: a Pi 4 for a Pi 5, Linux for
+# a Mac); a platform that names none has none.
+RELATED_PLATFORMS: Dict[str, Tuple[str, ...]] = {name: tuple(spec.get("related", ())) for name, spec in _PLATFORMS.items()}
 
 
 def _field_titles(field: str) -> Dict[str, str]:

@@ -19,7 +19,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from ..publish.export import export_tree
 from ..publish.sitebuild import hugo_binary, stage_site
@@ -71,8 +71,32 @@ def _renamed(source: str, marker: str) -> str:
     return source[:match.start()] + f"name: {quote}{match.group(2)} {marker}{match.group(3) or ''}" + source[match.end():]
 
 
-def measure_live_edit(data: Path, work: Path, edits: int = 3, interval: float = SERVE_INTERVAL) -> Dict[str, object]:
-    """Median seconds from saving an edited record to its page showing the edit, with `make serve`'s setup."""
+def _noted(source: str, marker: str) -> str:
+    """The record with `marker` appended to its first nested note (a report's or a firmware's, plain or folded):
+    text only the adapter's page shows, so the edit changes its model and not pages.json."""
+    lines = source.split("\n")
+    for n, line in enumerate(lines):
+        match = re.match(r"^\s+notes: (.*)$", line)
+        if not match:
+            continue
+        value = match.group(1).strip()
+        if value in (">", ">-", "|", "|-") and n + 1 < len(lines) and lines[n + 1].strip():
+            lines[n + 1] += f" {marker}"
+            return "\n".join(lines)
+        if value and value[0] not in "'\"&*!>|[{":
+            lines[n] += f" {marker}"
+            return "\n".join(lines)
+    raise ValueError("no nested `notes:` to edit")
+
+
+# What a live edit changes: an adapter's name (its page, the lists and pages.json) or a note (its model only).
+EDITS = {"name": _renamed, "note": _noted}
+
+
+def measure_live_edit(data: Path, work: Path, edits: int = 3, interval: float = SERVE_INTERVAL,
+                      edit: str = "name") -> Dict[str, object]:
+    """Median seconds from saving an edited record to its page showing the edit, with `make serve`'s setup.
+    `edit` is what changes (EDITS): the first adapter's name, or the note of the first adapter that has one."""
     # In a checkout generated_at comes from the last commit touching data/ and stays put between edits; the copy
     # is outside git, so pin it the same way (for the first export here and for the watcher), or every API file
     # would change on every export. The caller's environment is put back afterwards.
@@ -80,20 +104,28 @@ def measure_live_edit(data: Path, work: Path, edits: int = 3, interval: float = 
     if pinned:
         os.environ["SOURCE_DATE_EPOCH"] = str(int(time.time()))
     try:
-        return _measure(data, work, edits, interval)
+        return _measure(data, work, edits, interval, EDITS[edit])
     finally:
         if pinned:
             del os.environ["SOURCE_DATE_EPOCH"]
 
 
-def _measure(data: Path, work: Path, edits: int, interval: float) -> Dict[str, object]:
+def _editable(path: Path, change: Callable[[str, str], str]) -> bool:
+    try:
+        change(path.read_text(encoding="utf-8"), "x")
+        return True
+    except ValueError:
+        return False
+
+
+def _measure(data: Path, work: Path, edits: int, interval: float, change: Callable[[str, str], str]) -> Dict[str, object]:
     data_copy = work / "data"
     shutil.copytree(data, data_copy, ignore=shutil.ignore_patterns("*.md"))
     site = stage_site(work)
     generated = site / "data" / "generated"
     if export_tree(generated, [data_copy]) is None:
         raise RuntimeError("the export refused the records (run `uasdb validate`)")
-    record = sorted((data_copy / "adapters").glob("*.yaml"))[0]
+    record = next(path for path in sorted((data_copy / "adapters").glob("*.yaml")) if _editable(path, change))
     adapter_id = record.stem
     port = _free_port()
     url = f"http://127.0.0.1:{port}/adapters/{adapter_id}/"
@@ -115,7 +147,7 @@ def _measure(data: Path, work: Path, edits: int, interval: float) -> Dict[str, o
         time.sleep(interval * 2)   # let the watcher take its first snapshot
         for n in range(edits):
             marker = f"live-edit-{n}-{int(time.time())}"
-            record.write_text(_renamed(original, marker), encoding="utf-8")
+            record.write_text(change(original, marker), encoding="utf-8")
             waited = _wait_for(url, marker, timeout=300)
             if waited is None:
                 raise RuntimeError(f"the edit never reached {url}")

@@ -3,7 +3,8 @@
 The rule, in words (docs/verdicts.md explains it with worked examples):
 
 1. Platforms. A report speaks for the platform of its host: Pi 4 (Pi 4, Pi 400, CM4), Pi 5 (Pi 5, Pi 500,
-   CM5), Pi 3 and older (their USB host has no UAS), Linux PC, macOS, Windows.
+   CM5), Pi 3 and older (their USB host has no UAS), Linux PC, macOS, Windows. A Pi whose model the source
+   does not give (`pi-unknown`) speaks for none: shown on the product page, never counted as a Pi's or a PC's.
 2. What a report shows. Its UAS finding comes from the outcome it states (`uas`) or, when it states none,
    from its evidence: the driver (`driver`, or `Driver=` in `lsusb -t`, `scsi hostN: uas` in dmesg, the
    probe's output) and trouble (`stability` errors or disconnects; aborts, resets, I/O errors or hung tasks
@@ -20,9 +21,12 @@ The rule, in words (docs/verdicts.md explains it with worked examples):
    480M says nothing about 5 Gbit/s and never outweighs a failure at a faster or unknown link.
 5. Credibility and time. A failure blamed on power, cable, hub, drive, host or software is shown but not
    counted. A failure a later release fixed (`fixed_in`) is shown as "fixed since" that version and not
-   counted against the product today; the report's successes still count.
-6. Platform verdict. Counted observed/stated findings decide it: one class when they agree, *mixed* when
-   they disagree. With none, hearsay decides it, shown as "likely" and never as a bare verdict. Hearsay that
+   counted against the product today; the report's successes still count. A success on uas from a kernel
+   older than the release the project imports (or of no stated version), for a unit that release keeps off uas
+   by itself (IGNORE_UAS), is history (kernel_history): a verdict resting on such successes alone is graded
+   *kernel-ignores-uas*, neither recommended nor pending, and says why.
+6. Platform verdict. Counted observed/stated findings decide it: one class when they agree, *mixed* only when
+   a success meets a failure; failures of several kinds agree that it fails (combined_outcome). With none, hearsay decides it, shown as "likely" and never as a bare verdict. Hearsay that
    disagrees with observed/stated findings is listed, not counted. Only fixed failures: *fixed*.
    A verdict carries a grade: *works* is *recommended* only when a counted observed/stated report shows
    `uas` used at 5 Gbit/s or faster, else *pending* (and says what is missing); *works-with-quirk* whose
@@ -31,8 +35,10 @@ The rule, in words (docs/verdicts.md explains it with worked examples):
 7. Boot verdicts (Pi 4, Pi 5, Pi 3B+/3 with USB boot enabled) the same way from `boot`, including
    *intermittent* (boots some of the time).
 8. Lists. Nice: recommended on a Pi 4 or Pi 5, and no counted report on those platforms says otherwise.
-   Naughty: on observed or stated evidence the Pi 4 or Pi 5 UAS verdict is works-with-quirk (failure shown),
-   broken or mixed, or (when not nice) the Pi 4 or Pi 5 boot verdict is fails, intermittent or mixed.
+   Naughty: on observed or stated evidence the Pi 4 or Pi 5 UAS verdict is works-with-quirk (failure shown)
+   or broken, or (when not nice) the Pi 4 or Pi 5 boot verdict is fails or intermittent: it failed there.
+   Disagree: not naughty or nice, and a Pi 4 or Pi 5 UAS or boot verdict is mixed on strong evidence (a
+   success against a failure): a group of its own with both sides (disagreement), never naughty by that alone.
    Pending: works on a Pi 4 or Pi 5 on observed or stated evidence, not yet recommended, nothing against.
    Booting is a column of the nice list, not a gate.
 9. Quirk line. The flag letters of counted works-with-quirk findings (never hearsay) on Linux platforms,
@@ -42,22 +48,32 @@ The rule, in words (docs/verdicts.md explains it with worked examples):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from ..probe.parsers import DMESG_TROUBLE, STORAGE_TROUBLE
-from ..records.vocabulary import LIST_PLATFORMS
+# What a report's own output shows (the driver, link trouble) is read in records/evidence.py, which the rules share;
+# the names are kept here too, the engine's public ones.
+from ..records.evidence import (  # noqa: F401  (re-exported)
+    NOT_THE_ADAPTER,
+    TROUBLE_IN_DMESG,
+    dmesg_trouble,
+    effective_driver,
+    evidence_driver,
+    has_trouble,
+)
+from ..records.kernel_applies import builtin_flags, kernel_release, report_ids
+from ..records.reference import ReferenceDataError, load_kernel
+from ..records.vocabulary import HOST_PLATFORM, LIST_PLATFORMS, UNPLACED_HOSTS
 from ..records.vocabulary import PLATFORMS as VOCABULARY_PLATFORMS
 
 # Platforms and their hosts come from the schema (vocabulary.py): label, member hosts, Linux or not, Pi or not,
 # `no_uas_host` when none of its hosts can do UAS, `boot_hosts` when only some can boot from USB.
 PLATFORMS: Dict[str, Dict[str, Any]] = VOCABULARY_PLATFORMS
-HOST_PLATFORM = {host: name for name, spec in PLATFORMS.items() for host in spec["hosts"]}
+# HOST_PLATFORM: the platform each host counts towards; a host of UNPLACED_HOSTS (a Pi of unknown model) has none.
 # LIST_PLATFORMS, the platforms whose verdicts decide the lists (the Pi models the site is for), is the schema's.
 # drivers/usb/storage/usb.c: `static char quirks[128]` — a longer value is refused whole ("string parameter too long").
 QUIRKS_PARAM_MAX_CHARS = 127
-NOT_THE_ADAPTER = frozenset({"power", "cable", "hub", "drive", "host", "software"})
 BLAME_WORDS = {"power": "power", "cable": "the cable", "hub": "the hub", "drive": "the drive", "host": "the host",
                "software": "software"}
 
@@ -114,7 +130,8 @@ LIKELY_SHORT = {
 }
 # Grades (rule 6): what a verdict's badge says instead of its bare word, and the sentence behind it.
 GRADE_SHORT = {"recommended": "Works", "bound": "Binds UAS", "slow-only": "Works at 480M", "pending": "Works (pending)",
-               "failure-not-shown": "Works with quirk", "cause-not-isolated": "Errors"}
+               "failure-not-shown": "Works with quirk", "cause-not-isolated": "Errors",
+               "kernel-ignores-uas": "Worked on an older kernel"}
 GRADE_TEXT = {
     "recommended": "UAS works, no quirk needed: used at 5 Gbit/s or faster",
     "failure-not-shown": "works with a quirk; no report shows or states the failure without it",
@@ -126,28 +143,29 @@ TONE = {"works": "good", "works-with-quirk": "warn", "works-with-workaround": "w
         "host-no-uas": "meh", "broken": "bad", "fails": "bad", "intermittent": "warn", "mixed": "warn", "fixed": "meh",
         "untested": "none"}
 GRADE_TONE = {"bound": "fair", "slow-only": "fair", "pending": "fair", "failure-not-shown": "meh",
-              "cause-not-isolated": "warn"}
+              "cause-not-isolated": "warn", "kernel-ignores-uas": "meh"}
 ICON = {"good": "✓", "fair": "✓", "warn": "!", "meh": "–", "bad": "✗", "none": "?"}
 # Sort order of tables, best first; a pending or hearsay verdict sorts after the same verdict on strong evidence.
 RANK = {"works": 1, "works-with-workaround": 4, "works-with-quirk": 4, "no-uas": 5, "host-no-uas": 5, "fixed": 6,
         "mixed": 7, "intermittent": 7, "broken": 8, "fails": 8, "untested": 10}
 
-# dmesg lines that mean trouble on the storage link (uas.c error handlers, resets, I/O errors, aborted or timed-out
-# commands, hung tasks, a device taken offline): the paste parsers' list (probe/parsers.py DMESG_TROUBLE, which
-# the check page shares), its storage kinds joined into one pattern, so the engine and the check page never differ.
-TROUBLE_IN_DMESG = re.compile("|".join(f"(?:{pattern.pattern})" for kind, pattern in DMESG_TROUBLE if kind in STORAGE_TROUBLE),
-                              re.IGNORECASE)
-_DRIVER_IN_LSUSB_T = re.compile(r"Class=Mass Storage, Driver=(uas|usb-storage)\b")
-_DRIVER_IN_DMESG = re.compile(r"scsi host\d+: (uas|usb-storage)\b")
-_UAS_IGNORED_IN_DMESG = re.compile(r"UAS is (?:ignored|blacklisted) for this device")
-# `uasdb probe` prints "interface 2-1:1.0: class 08 protocol 62 driver uas …" for each storage interface.
-_DRIVER_IN_PROBE = re.compile(r"\binterface \S+: class 08 protocol \d+ driver (uas|usb-storage)\b")
 # The link: lsusb -t prints it after the storage interface's driver; dmesg names it when a device enumerates.
 _LINK_IN_LSUSB_T = re.compile(r"Class=Mass Storage, Driver=(?:uas|usb-storage)[^,\n]*, (480M|5000M|10000M|20000M)\b")
-_LINK_IN_DMESG = re.compile(r"\bnew (high-speed|SuperSpeed(?: Plus)?(?: Gen (?:2x1|1x2|2x2))?) USB device\b")
-_DMESG_SPEED = {"high-speed": "480M", "SuperSpeed": "5000M", "SuperSpeed Plus": "10000M",
-                "SuperSpeed Plus Gen 2x1": "10000M", "SuperSpeed Plus Gen 1x2": "10000M", "SuperSpeed Plus Gen 2x2": "20000M",
-                "SuperSpeed Gen 2x1": "10000M", "SuperSpeed Gen 1x2": "10000M", "SuperSpeed Gen 2x2": "20000M"}
+# Every spelling the kernel has used for the speed of a new device: "high-speed"; 4.x-5.x "SuperSpeed Gen 1",
+# "SuperSpeed Gen 1x2" (two lanes: 10 Gbit/s), "SuperSpeedPlus Gen 2", "SuperSpeedPlus Gen 2x2"; 6.x "SuperSpeed",
+# "SuperSpeed Plus" and "SuperSpeed Plus Gen 2x1 / 1x2 / 2x2"; older ones "SuperSpeed" alone.
+_LINK_IN_DMESG = re.compile(r"\bnew (high-speed|SuperSpeed(?: ?Plus)?(?: Gen [12](?:x[12])?)?) USB device\b")
+
+
+def dmesg_speed(words: str) -> str:
+    """`lsusb -t`'s speed for the words of a "new … USB device" line (one of _LINK_IN_DMESG's spellings)."""
+    if words == "high-speed":
+        return "480M"
+    gen = re.search(r"Gen ([12])(?:x([12]))?", words)
+    if gen:
+        rate = 5000 * (2 if gen.group(1) == "2" else 1) * int(gen.group(2) or 1)
+        return f"{rate}M"
+    return "10000M" if "Plus" in words else "5000M"
 
 
 @dataclass(frozen=True)
@@ -165,6 +183,7 @@ class Finding:
     port: Optional[str] = None     # usb2 or usb3, when the report says which kind of port
     failure_shown: bool = True     # works-with-quirk: the failure without the quirk is shown or stated
     cause_isolated: bool = True    # broken: False when the report says the cause was not isolated
+    history: bool = False          # works on uas, but today's kernel keeps this unit off uas (kernel_history)
 
     @property
     def superspeed(self) -> bool:
@@ -193,32 +212,6 @@ def link_words(link: Optional[str], link_from: Optional[str], port: Optional[str
     if link_from == "throughput":
         return "at 5 Gbit/s or faster (from a measured speed)"
     return f"at {link}" + (" (USB 2 speed)" if link == "480M" else "")
-
-
-def evidence_driver(report: Mapping[str, Any]) -> Optional[str]:
-    """The driver the attached output shows, if it shows one."""
-    evidence = report.get("evidence") or {}
-    for key, pattern in (("lsusb_t", _DRIVER_IN_LSUSB_T), ("probe", _DRIVER_IN_PROBE), ("dmesg", _DRIVER_IN_DMESG)):
-        found = {m.group(1) for m in pattern.finditer(evidence.get(key) or "")}
-        if len(found) == 1:
-            return found.pop()
-    if _UAS_IGNORED_IN_DMESG.search(evidence.get("dmesg") or ""):
-        return "usb-storage"
-    return None
-
-
-def dmesg_trouble(report: Mapping[str, Any]) -> List[str]:
-    """The dmesg lines of a report that show link trouble."""
-    dmesg = (report.get("evidence") or {}).get("dmesg") or ""
-    return [line.strip() for line in dmesg.splitlines() if TROUBLE_IN_DMESG.search(line)]
-
-
-def has_trouble(report: Mapping[str, Any]) -> bool:
-    return report.get("stability") in ("errors", "disconnects") or bool(dmesg_trouble(report))
-
-
-def effective_driver(report: Mapping[str, Any]) -> Optional[str]:
-    return report.get("driver") or evidence_driver(report)
 
 
 def evidence_strength(report: Mapping[str, Any]) -> str:
@@ -253,7 +246,7 @@ def report_link(report: Mapping[str, Any]) -> Tuple[Optional[str], Optional[str]
     evidence = report.get("evidence") or {}
     speeds = {m.group(1) for m in _LINK_IN_LSUSB_T.finditer(evidence.get("lsusb_t") or "")}
     if not speeds:
-        speeds = {_DMESG_SPEED[m.group(1)] for m in _LINK_IN_DMESG.finditer(evidence.get("dmesg") or "")}
+        speeds = {dmesg_speed(m.group(1)) for m in _LINK_IN_DMESG.finditer(evidence.get("dmesg") or "")}
     if len(speeds) == 1:
         return speeds.pop(), "evidence"
     if fastest_sequential_mbps(report) > USB2_CEILING_MBPS:
@@ -303,7 +296,7 @@ def _why_not_counted(report: Mapping[str, Any], outcome: str) -> Optional[str]:
 
 
 def uas_finding(index: int, report: Mapping[str, Any], platform: str) -> Optional[Finding]:
-    if HOST_PLATFORM.get(report.get("host")) != platform:
+    if HOST_PLATFORM.get(report.get("host") or "") != platform:
         return None
     outcome = uas_outcome(report, platform)
     if outcome is None:
@@ -422,6 +415,9 @@ class PlatformVerdict:
         if self.kind == "boot":
             return "slow-only" if self.verdict == "works" and all(f.slow_only for f in deciding) else None
         if self.verdict == "works":
+            deciding = self.current
+            if not deciding:
+                return "kernel-ignores-uas"  # every success is history on today's kernel
             if any(f.depth != "bound" and f.superspeed for f in deciding):
                 return "recommended"
             if all(f.depth == "bound" for f in deciding):
@@ -443,7 +439,8 @@ class PlatformVerdict:
     @property
     def pending(self) -> bool:
         """Works on observed or stated evidence, but no report yet shows it used at 5 Gbit/s or faster."""
-        return self.kind == "uas" and self.verdict == "works" and self.confidence == "confirmed" and not self.recommended
+        return (self.kind == "uas" and self.verdict == "works" and self.confidence == "confirmed" and not self.recommended
+                and self.grade != "kernel-ignores-uas")
 
     @property
     def depth_link_text(self) -> Optional[str]:
@@ -472,6 +469,25 @@ class PlatformVerdict:
         return self._fixed
 
     _fixed: List[Dict[str, Any]] = field(default_factory=list)
+    # Successes on uas that today's kernel no longer gives (kernel_history): one entry per report.
+    kernel_history: List[Dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def current(self) -> List[Finding]:
+        """The deciding findings today's kernel still gives: all but successes it now keeps off uas."""
+        return [f for f in self.deciding if not f.history]
+
+    @property
+    def kernel_text(self) -> Optional[str]:
+        """Why a success on uas is history: "on Linux 6.6 it ran uas; as of Linux 6.12.117 …"."""
+        if not self.kernel_history:
+            return None
+        first = self.kernel_history[0]
+        kernels = sorted({h["kernel"] for h in self.kernel_history if h["kernel"]})
+        ran = f"on Linux {', '.join(kernels)}" if kernels else "in the report (its kernel version not given)"
+        return (f"{ran} it ran uas; as of Linux {first['release']}, the release this site imports, the kernel keeps "
+                f"{first['usb_id']} off uas by itself (IGNORE_UAS, {first['where']}), so a current kernel uses "
+                "usb-storage for it by default")
 
     @property
     def link_note(self) -> Optional[str]:
@@ -515,10 +531,18 @@ class PlatformVerdict:
         elif grade == "pending":
             sentence = ("UAS works without a quirk in use, but no report shows it used at 5 Gbit/s or faster: "
                         "pending more reports")
+        elif grade == "kernel-ignores-uas":
+            sentence = f"UAS worked without a quirk, but that is history: {self.kernel_text}"
         elif grade in GRADE_TEXT:
             sentence = GRADE_TEXT[grade]
+        if self.kernel_history and grade != "kernel-ignores-uas":
+            sentence += f"; {len(self.kernel_history)} success{'es' if len(self.kernel_history) != 1 else ''} set aside: {self.kernel_text}"
         if self.confidence == "likely":
             sentence += " — unverified: no report names the driver or shows output"
+        if self.verdict != "mixed":  # failures of other kinds that agree with it (combined_outcome)
+            for outcome, reports in self.classes.items():
+                if outcome != self.verdict:
+                    sentence += f"; {len(reports)} other report{'s' if len(reports) != 1 else ''}: {words[outcome]}"
         if self.link_note:
             sentence += f"{' on a USB 3 port' if _on_usb3(self) else ''}; {self.link_note}"
         if self.fixed:
@@ -553,7 +577,8 @@ class PlatformVerdict:
     @property
     def rank(self) -> int:
         """Table order, best first: a pending success after a recommended one, hearsay after both."""
-        return RANK[self.verdict] + (1 if self.grade in ("bound", "slow-only", "pending", "failure-not-shown") else 0) \
+        return RANK[self.verdict] + (1 if self.grade in ("bound", "slow-only", "pending", "failure-not-shown",
+                                                         "kernel-ignores-uas") else 0) \
             + (2 if self.confidence == "likely" else 0)
 
     def as_dict(self) -> Dict[str, Any]:
@@ -564,7 +589,8 @@ class PlatformVerdict:
                 "confidence": self.confidence, "strength": self.strength, "basis": self.basis,
                 "basis_text": self.basis_text, "counted": self.counted, "discounted": self.discounted,
                 "superseded": self.superseded, "unverified": self.unverified, "disagreeing": self.disagreeing,
-                "set_aside_at_480m": self.set_aside_at_480m, "classes": self.classes, "fixed": self.fixed}
+                "set_aside_at_480m": self.set_aside_at_480m, "classes": self.classes, "fixed": self.fixed,
+                "kernel_history": self.kernel_history}
 
 
 def _fixed_entries(reports: Sequence[Mapping[str, Any]], findings: Iterable[Finding]) -> List[Dict[str, Any]]:
@@ -628,7 +654,7 @@ def _aggregate(findings: List[Finding], reports: Sequence[Mapping[str, Any]], ki
         if not verdict.fixed:
             verdict.about = _about(reports, findings, platform, kind)
         return verdict
-    verdict.verdict = outcomes.pop() if len(outcomes) == 1 else "mixed"
+    verdict.verdict = combined_outcome(deciding, reports, kind)
     if verdict.strength == "hearsay":
         verdict.confidence = "likely"
     else:
@@ -636,9 +662,76 @@ def _aggregate(findings: List[Finding], reports: Sequence[Mapping[str, Any]], ki
     return verdict
 
 
-def verdict_for_platform(reports: List[Mapping[str, Any]], platform: str) -> PlatformVerdict:
+# Which way a finding points (rule 6): a success or a failure. Findings that point the same way never make a
+# verdict "mixed", whatever kinds of failure they are; only a success against a failure does (no-uas, a claim
+# about the adapter rather than a direction, disagrees with anything else).
+SUCCESSES = frozenset({"works"})
+UAS_FAILURES = frozenset({"broken", "works-with-quirk"})
+BOOT_FAILURES = frozenset({"fails", "intermittent", "works-with-workaround"})
+
+
+def combined_outcome(deciding: Sequence[Finding], reports: Sequence[Mapping[str, Any]], kind: str) -> str:
+    """The verdict of deciding findings: their one class; for failures of several kinds, the failure they agree on
+    (UAS: works-with-quirk, since the quirk made it work where UAS failed, unless a report saw it broken with a
+    quirk applied, then broken; boot: works-with-workaround when one got it booting, else intermittent, since a
+    boot that fails and one that works only sometimes agree that it boots only some of the time); *mixed* only
+    when a success meets a failure (or no-uas meets anything else)."""
+    outcomes = {f.outcome for f in deciding}
+    if len(outcomes) == 1:
+        return next(iter(outcomes))
+    if kind == "uas" and outcomes <= UAS_FAILURES:
+        if any(f.outcome == "broken" and reports[f.report].get("quirks") for f in deciding):
+            return "broken"
+        return "works-with-quirk"
+    if kind == "boot" and outcomes <= BOOT_FAILURES:
+        return "works-with-workaround" if "works-with-workaround" in outcomes else "intermittent"
+    return "mixed"
+
+
+def verdict_for_platform(reports: List[Mapping[str, Any]], platform: str,
+                         history: Optional[Mapping[int, Dict[str, Any]]] = None) -> PlatformVerdict:
+    """The UAS verdict on a platform. `history` (kernel_history): reports whose success on uas today's kernel no
+    longer gives; on a Linux platform they still count as reports, but a verdict resting on them alone is not
+    recommended, pending or ranked as working (grade kernel-ignores-uas) and says why."""
     findings = [f for i, rep in enumerate(reports) if (f := uas_finding(i, rep, platform))]
-    return _aggregate(findings, reports, "uas", platform)
+    if history and PLATFORMS[platform]["linux"]:
+        findings = [replace(f, history=True) if f.report in history and f.outcome == "works" else f for f in findings]
+    verdict = _aggregate(findings, reports, "uas", platform)
+    verdict.kernel_history = [history[f.report] for f in findings if f.history] if history else []
+    return verdict
+
+
+def kernel_history(record: Mapping[str, Any], table: Any) -> Dict[int, Dict[str, Any]]:
+    """Report index -> why its success on uas is history: the kernel table (the release the project imports)
+    surely sets IGNORE_UAS for the unit it is about (its ID, and its bcdDevice or every bcdDevice) and the report
+    ran an older release or does not say which. A report on the imported release or newer is left alone (it
+    contradicts the table; the rule kernel-quirk-contradicted asks about it)."""
+    if table is None:
+        return {}
+    imported = kernel_release(table.release)
+    out: Dict[int, Dict[str, Any]] = {}
+    for index, report in enumerate(record.get("reports", [])):
+        if not (report.get("uas") == "works" or effective_driver(report) == "uas"):
+            continue
+        ran = kernel_release(report.get("kernel"))
+        if ran is not None and imported is not None and ran >= imported:
+            continue
+        for vid, pid, span in report_ids(record, report):
+            flags = builtin_flags(table, vid, pid, span)
+            if "IGNORE_UAS" in flags:
+                out[index] = {"report": index, "kernel": report.get("kernel"), "usb_id": f"{vid}:{pid}",
+                              "bcd_device": report.get("bcd_device"), "where": flags["IGNORE_UAS"],
+                              "release": table.release}
+                break
+    return out
+
+
+def default_kernel() -> Any:
+    """The kernel table the project imports (data/kernel/), or None when it is missing (then nothing is history)."""
+    try:
+        return load_kernel()
+    except ReferenceDataError:
+        return None
 
 
 def boot_verdict_for_platform(reports: List[Mapping[str, Any]], platform: str) -> PlatformVerdict:
@@ -703,6 +796,17 @@ class AdapterVerdict:
     reasons: List[str]
     quirk_entries: List[str]
     quirk_sources: List[Dict[str, Any]] = field(default_factory=list)
+    unplaced: List[int] = field(default_factory=list)   # reports from a host counted on no platform
+    disagreements: List[Dict[str, Any]] = field(default_factory=list)  # both sides of each mixed verdict
+
+    @property
+    def unplaced_text(self) -> Optional[str]:
+        """What the reports counted on no platform are, in words (the product page shows them)."""
+        if not self.unplaced:
+            return None
+        n = len(self.unplaced)
+        return (f"{n} report{'s' if n != 1 else ''} from a Raspberry Pi whose model the source does not give: shown "
+                "with the reports, counted on no platform (the Pi 4 and Pi 5 differ, and a Pi is not a Linux PC)")
 
     @property
     def quirk_line(self) -> Optional[str]:
@@ -776,6 +880,8 @@ class AdapterVerdict:
             "quirk_sources": self.quirk_sources,
             "quirk_line": self.quirk_line,
             "advice": self.advice,
+            "unplaced": {"reports": self.unplaced, "text": self.unplaced_text},
+            "disagreements": self.disagreements,
         }
 
 
@@ -795,53 +901,163 @@ def _on_usb3(v: PlatformVerdict) -> str:
     return ""
 
 
+# What most often tells two Pi reports that disagree apart (the report fields that record it), in this order.
+DIFFERENCE_FIELDS = (("bootloader", "bootloader"), ("port", "port"), ("connection", "power (how it was connected)"),
+                     ("link", "USB link"), ("kernel", "kernel"), ("bcd_device", "bcdDevice (firmware revision)"),
+                     ("firmware", "adapter firmware"))
+EXPLAIN_DISAGREEMENT = {
+    True: ("The reports do not say what differed. What most often explains it on a Pi: the bootloader (EEPROM) "
+           "version, the port (USB 2 or USB 3), and power (a powered hub, a Y-cable or the Pi's own port)"),
+    False: ("The reports do not say what differed. What most often explains it: the port or controller, power (a "
+            "powered hub or the computer's own port), the kernel and the adapter's firmware (bcdDevice)"),
+}
+
+
+def _fact(report: Mapping[str, Any], key: str) -> Optional[str]:
+    if key == "link":
+        link, link_from = report_link(report)
+        return link if link_from in ("stated", "evidence") else None
+    value = report.get(key)
+    return str(value) if value else None
+
+
+def disagreement(verdict: PlatformVerdict, reports: Sequence[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
+    """For a verdict whose strong reports point in opposite directions (mixed): both sides (each outcome in words,
+    with its reports) and what may explain the difference — the bootloader, port, power, link, kernel or firmware
+    where the sides' reports differ, else a sentence naming what most often does. None for any other verdict."""
+    if verdict.verdict != "mixed" or verdict.confidence == "likely":
+        return None
+    words = BOOT_VERDICT_TEXT if verdict.kind == "boot" else VERDICT_TEXT
+    shorts = BOOT_VERDICT_SHORT if verdict.kind == "boot" else VERDICT_SHORT
+    sides: List[Dict[str, Any]] = []
+    for outcome, numbers in sorted(verdict.classes.items(), key=lambda kv: (RANK[kv[0]], kv[0])):
+        facts = {key: sorted({v for n in numbers if (v := _fact(reports[n], key))}) for key, _ in DIFFERENCE_FIELDS}
+        sides.append({"outcome": outcome, "short": shorts[outcome], "text": words[outcome], "reports": numbers,
+                      "facts": {k: v for k, v in facts.items() if v}})
+    differences, one_sided = [], []
+    for key, label in DIFFERENCE_FIELDS:
+        values = [tuple(side["facts"].get(key, ())) for side in sides]
+        said = [f"{', '.join(v)} ({side['short'].lower()})" for side, v in zip(sides, values, strict=True) if v]
+        if all(values) and len(set(values)) > 1:
+            differences.append(f"{label}: " + " against ".join(said))  # each side states it, and they differ
+        elif any(values) and not all(values):
+            one_sided.append(f"{label} {'; '.join(said)}")
+    where = short_platform(verdict.platform)
+    question = "boot" if verdict.kind == "boot" else "UAS"
+    if differences:
+        explain = "The sides differ in " + "; in ".join(differences) + "."
+    else:
+        explain = EXPLAIN_DISAGREEMENT[bool(PLATFORMS[verdict.platform]["pi"])] + "."
+    if one_sided:
+        explain += " Stated by one side only: " + "; ".join(one_sided) + "."
+    return {"platform": verdict.platform, "kind": verdict.kind, "label": f"{where} {question}",
+            "sides": sides, "differences": differences, "explain": explain}
+
+
+# Where a product stands on one platform (platform_standing), best first: the sections of a what-to-buy page, and
+# what the lists are rolled up from (list_for), so the two never place a product differently.
+STANDINGS = ("recommended", "pending", "disagree", "other", "avoid")
+
+
+def uas_failed(v: PlatformVerdict) -> bool:
+    """On observed or stated evidence: a quirk shown to be needed, or UAS broken (errors, cause isolated or not)."""
+    return v.confidence == "confirmed" and (v.verdict == "broken"
+                                            or (v.verdict == "works-with-quirk" and v.grade != "failure-not-shown"))
+
+
+def boot_failed(v: Optional[PlatformVerdict]) -> bool:
+    """On observed or stated evidence: it does not boot, or boots only some of the time."""
+    return v is not None and v.confidence == "confirmed" and v.verdict in ("fails", "intermittent")
+
+
+def disputed(v: Optional[PlatformVerdict]) -> bool:
+    """Strong reports point in opposite directions (a success against a failure)."""
+    return v is not None and v.confidence == "disputed" and v.verdict == "mixed"
+
+
+def against(v: PlatformVerdict) -> bool:
+    """Some counted report on the platform, of any strength, says it needs a quirk, is broken or has no UAS."""
+    return any(f.counted and f.outcome in ("broken", "works-with-quirk", "no-uas") for f in v.findings)
+
+
+def platform_standing(uas: PlatformVerdict, boot: Optional[PlatformVerdict] = None) -> str:
+    """Where a product stands on one platform (STANDINGS), the one rule the what-to-buy pages and the lists share:
+    avoid: it failed there (a quirk shown to be needed, broken UAS) or, unless recommended, it does not boot there
+    (or only sometimes); recommended: UAS used at 5 Gbit/s or faster without a quirk and nothing against it there
+    (booting is a column, not a gate); disagree: strong reports there point in opposite directions; pending: UAS
+    works there, not yet recommended, nothing against it; other: the rest (unverified reports, no UAS, a quirk whose
+    need is not shown, reports that reach no verdict, booting only)."""
+    if uas_failed(uas):
+        return "avoid"
+    if uas.recommended and not against(uas):
+        return "recommended"
+    if boot_failed(boot):
+        return "avoid"
+    if disputed(uas) or disputed(boot):
+        return "disagree"
+    if uas.pending and not against(uas):
+        return "pending"
+    return "other"
+
+
 def list_for(uas: Mapping[str, PlatformVerdict], boot: Mapping[str, PlatformVerdict]) -> Tuple[Optional[str], List[str]]:
-    """Nice, naughty, pending (or none) from the Pi 4 and Pi 5 verdicts, with the reasons in words (rule 8)."""
+    """Naughty, nice, disagree, pending (or none), rolled up from the Pi 4 and Pi 5 standings (platform_standing),
+    with the reasons in words (rule 8): naughty when it failed on a Pi (UAS first: a product recommended on one Pi
+    is not made naughty by a failed boot on the other); nice when recommended on a Pi and nothing on either Pi
+    says otherwise; disagree when reports on a Pi point in opposite directions (never naughty by that alone);
+    pending when it works on a Pi, not yet recommended, nothing against it on either Pi."""
+    standing = {name: platform_standing(uas[name], boot[name]) for name in LIST_PLATFORMS}
     naughty: List[str] = []
+    disputes: List[str] = []
+    boot_reasons: List[str] = []
     for name in LIST_PLATFORMS:
-        v = uas[name]
-        if v.confidence == "likely":
-            continue  # hearsay never lists a product
-        where = short_platform(name)
-        if v.verdict == "works-with-quirk" and v.grade != "failure-not-shown":
-            naughty.append(f"needs a usb-storage quirk on {where}{_on_usb3(v)}" +
-                           (f" — {v.link_note}" if v.link_note else ""))
-        elif v.verdict == "broken":
+        v, b, where = uas[name], boot[name], short_platform(name)
+        if uas_failed(v) and v.verdict == "works-with-quirk":
+            naughty.append(f"needs a usb-storage quirk on {where}{_on_usb3(v)}" + (f" — {v.link_note}" if v.link_note else ""))
+        elif uas_failed(v):
             naughty.append(f"UAS errors on {where} (cause not isolated)" if v.grade == "cause-not-isolated"
                            else f"UAS is broken on {where}")
-        elif v.verdict == "mixed":
-            naughty.append(f"{where} UAS reports disagree")
-    boot_reasons = []
-    for name in LIST_PLATFORMS:
-        v = boot[name]
-        if v.confidence in ("confirmed", "disputed") and v.verdict in ("fails", "intermittent", "mixed"):
-            boot_reasons.append({"fails": f"does not boot a {short_platform(name)}{_on_usb3(v)}",
-                                 "intermittent": f"boots a {short_platform(name)} only some of the time{_on_usb3(v)}",
-                                 "mixed": f"{short_platform(name)} boot reports disagree"}[v.verdict]
-                                + (f" — {v.link_note}" if v.link_note else ""))
+        elif disputed(v):
+            disputes.append(f"{where} UAS reports disagree")
+        if boot_failed(b):
+            boot_reasons.append({"fails": f"does not boot a {where}{_on_usb3(b)}",
+                                 "intermittent": f"boots a {where} only some of the time{_on_usb3(b)}"}[b.verdict]
+                                + (f" — {b.link_note}" if b.link_note else ""))
+        elif disputed(b):
+            disputes.append(f"{where} boot reports disagree" + (f" — {b.link_note}" if b.link_note else ""))
     if naughty:
-        return "naughty", naughty + boot_reasons
-    against = [f for name in LIST_PLATFORMS for f in uas[name].findings
-               if f.counted and f.outcome in ("broken", "works-with-quirk", "no-uas")]
-    recommended = [name for name in LIST_PLATFORMS if uas[name].recommended]
-    if recommended and not against:
+        return "naughty", naughty + boot_reasons + disputes
+    nothing_against = not any(against(uas[name]) for name in LIST_PLATFORMS)
+    recommended = [name for name in LIST_PLATFORMS if standing[name] == "recommended"]
+    if recommended and nothing_against:
         return "nice", [f"UAS works without a quirk on {' and '.join(short_platform(n) for n in recommended)}, "
                         "used at 5 Gbit/s or faster"]
-    if boot_reasons:
-        return "naughty", boot_reasons
-    pending = [name for name in LIST_PLATFORMS if uas[name].pending]
-    if pending and not against:
+    if any(standing[name] == "avoid" for name in LIST_PLATFORMS):
+        return "naughty", boot_reasons + disputes
+    if any(standing[name] == "disagree" for name in LIST_PLATFORMS):
+        return "disagree", disputes
+    pending = [name for name in LIST_PLATFORMS if standing[name] == "pending"]
+    if pending and nothing_against:
         return "pending", [PENDING_WHY[uas[n].grade or "pending"].format(where=short_platform(n)) for n in pending]
     return None, []
 
 
-def adapter_verdict(record: Mapping[str, Any]) -> AdapterVerdict:
+_DEFAULT = object()
+
+
+def adapter_verdict(record: Mapping[str, Any], kernel: Any = _DEFAULT) -> AdapterVerdict:
+    """Every verdict of one product. `kernel`: the kernel table today's answers are checked against (default: the
+    one the project imports; None: none), so a success on uas an older kernel gave is shown as history."""
     reports = list(record.get("reports", []))
-    uas = {name: verdict_for_platform(reports, name) for name in PLATFORMS}
+    history = kernel_history(record, default_kernel() if kernel is _DEFAULT else kernel)
+    uas = {name: verdict_for_platform(reports, name, history) for name in PLATFORMS}
     boot = {name: boot_verdict_for_platform(reports, name) for name, spec in PLATFORMS.items() if spec["pi"]}
     listing, reasons = list_for(uas, boot)
     sources = quirk_sources(record, uas)
-    return AdapterVerdict(uas, boot, listing, reasons, [s["entry"] for s in sources], sources)
+    unplaced = [i for i, report in enumerate(reports) if report.get("host") in UNPLACED_HOSTS]
+    disagreements = [d for name in PLATFORMS for v in (uas[name], boot.get(name)) if v
+                     and (d := disagreement(v, reports))]
+    return AdapterVerdict(uas, boot, listing, reasons, [s["entry"] for s in sources], sources, unplaced, disagreements)
 
 
 def merge_quirk_entries(entries: Iterable[str]) -> Dict[str, str]:

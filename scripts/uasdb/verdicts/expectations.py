@@ -6,26 +6,35 @@ Pi 4 and Pi 5) without an observed or stated verdict, it gathers the related evi
 
   the kernel's own decision for the ID (an unconditional IGNORE_UAS entry): a fact, not a guess;
   the same product on another platform (Pi 4 <-> Pi 5, a PC), saying what differs (VL805 vs RP1, power);
-  other products with the same USB ID (and overlapping bcdDevice) on this platform or the other Pi; an ID that
-  is a bridge maker's default (152d JMicron, 174c ASMedia…) counts like the chip, a product-specific one more;
-  distributions that turn UAS off for the ID on this platform's images (together, one source);
+  other products with the same USB ID (and overlapping bcdDevice) on this platform or the other Pi, when they are
+  the same hardware as far as anyone knows: an ID whose products name two chips, or SATA and NVMe drives, is a
+  shared ID (`Related.shared_id`), its products hints like the chip;
+  distributions that turn UAS off for the ID on this platform's images;
   the same bridge chip; linux-hardware.org seeing `uas` bound on PCs.
 
-Only verdicts that say enough carry over: a success used at 5 Gbit/s, a failure shown (never a bind-only
-snapshot or a quirk whose need is unshown). Each item then decides, may only counter, or is context (`role`,
-calibrated on the leave-one-out figures), and `decide` gives an expectation, "related evidence disagrees", or
-"hints" (context only). `evaluate` measures all this by leave-one-out; /verdicts/ publishes the figures.
+Only verdicts that say enough carry over: a success used at 5 Gbit/s (or the product's own use on the other Pi),
+a failure shown (never a bind-only snapshot or a quirk whose need is unshown). Evidence is counted by origin
+(`origin_groups`: a copied list, one cited source, records that may be one product count once). Each item then
+decides, may only counter, or is context (`role`), and `decide` gives an expectation, "related evidence
+disagrees" (evidence both ways), or "hints" (context only). `evaluate` measures this by leave-one-out, hiding
+every copy of what it hides (`Related.without`); `publish_policy` keeps what the site says to what the
+evaluation supports (`Related.expect`; `raw_expect` is the evidence alone); /verdicts/ publishes the figures.
 """
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from ..records.vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS, PLATFORM_SHORT
+from ..records.vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS, PLATFORM_SHORT, RELATED_PLATFORMS
 from .engine import HOST_PLATFORM, PLATFORMS, AdapterVerdict, adapter_verdict, short_platform
 
 UAS_PLATFORMS = FOCUS_PLATFORMS
+# Which drives a bridge takes, by the schema's drive_interface: two products whose sets do not meet are different
+# hardware whatever ID they report.
+DRIVE_FAMILIES = {"sata": frozenset({"SATA"}), "msata": frozenset({"SATA"}), "m2-sata": frozenset({"SATA"}),
+                  "nvme": frozenset({"NVMe"}), "nvme-sata": frozenset({"SATA", "NVMe"})}
 # How many of a group's products an item links to (it gives the group's size as `count`).
 LINKED_PRODUCTS = 5
 BOOT_PLATFORMS = BOOT_FOCUS_PLATFORMS
@@ -70,6 +79,13 @@ def transferable_uas_class(pv: Any) -> Optional[str]:
     return cls
 
 
+def used_uas(pv: Any) -> bool:
+    """UAS without a quirk, used or used for weeks on observed or stated evidence (not only bound, not only at
+    480M), though no report gives the 5 Gbit/s link: enough for the same product on the other Pi."""
+    return uas_class(pv) == "works" and any(f.outcome == "works" and f.depth != "bound" and not f.slow_only
+                                           for f in pv.deciding)
+
+
 def boot_class(pv: Any) -> Optional[str]:
     if pv.confidence not in ("confirmed",):
         return None
@@ -90,10 +106,17 @@ class Item:
     # False for evidence too thin to carry over (the same product's bind-only success elsewhere, or a quirk whose
     # need is not shown): shown beside an expectation as context, never deciding one.
     transferable: bool = True
+    # Where the evidence comes from, one set of origin roots per product or entry it speaks for (Related.origins):
+    # two that share a root are one origin. None: not traced (counted as `count` products, or one).
+    origins: Optional[List[frozenset]] = None
 
     def as_dict(self) -> Dict[str, Any]:
         return {"tier": self.tier, "direction": self.direction, "kind": self.kind, "text": self.text,
                 "summary": self.summary or self.text, **self.link}
+
+
+def _entry_node(dist: Mapping[str, Any], entry: Mapping[str, Any]) -> str:
+    return f"dist:{dist['id']}:{entry['vid']}:{entry['pid']}"
 
 
 @dataclass
@@ -104,6 +127,8 @@ class Expectation:
     verdict: Optional[str] = None
     confidence: Optional[str] = None
     basis: List[Item] = field(default_factory=list)
+    # Why no expectation is given although the evidence would make one (apply_policy), in words.
+    note: Optional[str] = None
 
     @property
     def short(self) -> str:
@@ -119,8 +144,12 @@ class Expectation:
         if self.state == "none":
             return f"{where}, and nothing related is known yet."
         reasons = "; ".join(item.text for item in self.basis[:4]) + ("; …" if len(self.basis) > 4 else "")
+        if self.shared:
+            reasons += " (" + "; ".join(self.shared) + ")"
         if self.state == "disagree":
             return f"{where} · no expectation, related evidence disagrees: {reasons}."
+        if self.state == "hints" and self.note:
+            return f"{where} · no expectation: {self.note}: {reasons}."
         if self.state == "hints":
             return (f"{where} · no expectation: the related evidence is too thin, or of kinds that have not "
                     f"predicted well (see /verdicts/): {reasons}.")
@@ -129,7 +158,13 @@ class Expectation:
 
     def as_dict(self) -> Dict[str, Any]:
         return {"state": self.state, "verdict": self.verdict, "confidence": self.confidence, "short": self.short,
-                "text": self.text, "tone": "expect", "basis": [item.as_dict() for item in self.basis]}
+                "text": self.text, "tone": "expect", "basis": [item.as_dict() for item in self.basis],
+                **({"note": self.note} if self.note else {}), **({"shared": shared} if (shared := self.shared) else {})}
+
+    @property
+    def shared(self) -> List[str]:
+        """Why a USB ID in the basis is shared by different hardware (Related.shared_id), once each."""
+        return list(dict.fromkeys(i.link["shared"] for i in self.basis if i.link.get("shared")))
 
 
 def _on(platform: str) -> str:
@@ -137,11 +172,79 @@ def _on(platform: str) -> str:
     return ("on " if platform == "windows" else "on a ") + PLATFORM_SHORT[platform]
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _bcd_overlaps(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     ra, rb = a.get("bcd_device"), b.get("bcd_device")
     if not ra or not rb:
         return True
     return not (ra["max"] < rb["min"] or rb["max"] < ra["min"])
+
+
+def source_key(url: str) -> str:
+    """One key per source a report or a distribution entry cites: a GitHub issue or pull request by its repository
+    and number (comments and the pull/issue spelling fold together), any other page by its address without the
+    scheme, "www.", a trailing slash or an in-page anchor. Two reports citing one thread or one post share it."""
+    u = re.sub(r"^https?://(www\.)?", "", url.strip())
+    m = re.match(r"github\.com/([^/]+)/([^/#?]+)/(?:issues|pull|discussions)/(\d+)", u)
+    if m:
+        return f"github.com/{m[1].lower()}/{m[2].lower()}#{m[3]}"
+    return u.split("#", 1)[0].rstrip("/")
+
+
+_URL = re.compile(r"https?://[^\s)>\]]+")
+_REF = re.compile(r"(?<![\w/])(?:([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+))?#(\d+)\b")
+_SAME_PRODUCT = re.compile(r"\b(?:may|might|could|probably|likely)(?: well)? be the same (?:product|device|model)\b")
+
+
+def entry_sources(entry: Mapping[str, Any]) -> List[str]:
+    """The source keys a distribution entry rests on: the change that added it, and every page, issue or pull
+    request its reason cites ("home-assistant/operating-system#3281, whose issue #3280": a bare #N is in the
+    repository named last, else the one the entry was added in)."""
+    keys, repo = [], None
+    added = entry.get("added_in") or ""
+    if added:
+        keys.append(source_key(added))
+        m = re.match(r"https?://github\.com/([^/]+/[^/#?]+)", added)
+        repo = m[1] if m else None
+    reason = " ".join(str(entry.get(k) or "") for k in ("reason", "notes"))
+    keys += [source_key(u.rstrip(".,;")) for u in _URL.findall(reason)]
+    for named, number in _REF.findall(_URL.sub(" ", reason)):
+        repo = named or repo
+        if repo:
+            keys.append(f"github.com/{repo.lower()}#{number}")
+    return list(dict.fromkeys(keys))
+
+
+def _mentions(text: str, other: Mapping[str, Any]) -> bool:
+    """Whether a distribution's notes or entry name another distribution (its id, its name before any
+    parenthesis, or its GitHub repository)."""
+    terms = [other["id"], other["name"].split(" (")[0]]
+    m = re.match(r"https?://github\.com/([^/]+/[^/#?]+)", other.get("homepage") or "")
+    if m:
+        terms.append(m[1])
+    return any(re.search(r"(?<![\w/-])" + re.escape(t) + r"(?![\w-])", text) for t in terms if t)
+
+
+class _UnionFind:
+    def __init__(self) -> None:
+        self.parent: Dict[str, str] = {}
+
+    def find(self, x: str) -> str:
+        parent = self.parent
+        root = x
+        while parent.get(root, root) != root:
+            root = parent[root]
+        while x != root:  # path compression
+            parent[x], x = root, parent.get(x, x)
+        return root
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
 
 
 class Related:
@@ -158,22 +261,110 @@ class Related:
         # Vendor IDs of bridge-chip makers (JMicron, ASMedia, Realtek, VIA…): a product reporting the chip's own
         # default ID may be any product built on that chip, so sharing such an ID says what sharing the chip says.
         self.chip_vendors = {u["vid"] for c in chipsets for u in c.get("usb_ids", [])}
+        self.maker_of_vid = {u["vid"]: c.get("maker") for c in chipsets for u in c.get("usb_ids", []) if c.get("maker")}
         self.by_id: Dict[str, List[Tuple[str, Mapping[str, Any]]]] = {}
         self.by_chip: Dict[str, List[str]] = {}
+        # Records marked as possibly one product under two names (`may_be_same_as`) never vouch for each other:
+        # their agreement would be one product's evidence counted twice.
+        self.not_related: Dict[str, List[str]] = {a["id"]: [a["id"], *a.get("may_be_same_as", [])] for a in adapters}
         for a in adapters:
             for usb_id in a.get("usb_ids", []):
                 self.by_id.setdefault(f"{usb_id['vid']}:{usb_id['pid']}", []).append((a["id"], usb_id))
             if a.get("chipset"):
                 self.by_chip.setdefault(a["chipset"], []).append(a["id"])
+        self.shared = {key: note for key in self.by_id if (note := self._shared_id_note(key))}
         self.shipped: Dict[str, List[Tuple[Mapping[str, Any], Mapping[str, Any]]]] = {}
         for dist in distributions:
             for entry in dist.get("entries", []):
                 if "u" in entry.get("flags", ""):
                     self.shipped.setdefault(f"{entry['vid']}:{entry['pid']}", []).append((dist, entry))
+        self.origins = self._build_origins(distributions)
         self.linuxhw = {f"{d['vid']}:{d['pid']}": d for d in (linuxhw or {}).get("devices", [])}
         self._classes: Dict[Tuple[str, str, str], Optional[str]] = {}
         self._groups: Dict[Any, Dict[str, List[str]]] = {}
         self._member_sets: Dict[int, Tuple[List[str], frozenset]] = {}
+        # Who cites which source (to hide every copy of a hidden report), and which records are one product.
+        self.citing: Dict[str, set] = {}
+        for a in adapters:
+            for r in a.get("reports", []):
+                url = (r.get("source") or {}).get("url")
+                if url:
+                    self.citing.setdefault(source_key(url), set()).add(a["id"])
+        self.same_product: Dict[str, List[str]] = {}
+        for adapter_id in self.adapters:
+            self.same_product.setdefault(self.origins.find(f"product:{adapter_id}"), []).append(adapter_id)
+        self._evaluation: Optional[Dict[str, Any]] = None
+        self._policy: Optional[Dict[str, Any]] = None
+        self._policy_set = False
+        # A leave-one-out context (`without`) asks its parent about the products it did not change.
+        self._parent: Optional["Related"] = None
+        self._changed: frozenset = frozenset()
+
+    def _build_origins(self, distributions: Sequence[Mapping[str, Any]]) -> _UnionFind:
+        """Which evidence shares an origin (count origins, not entries): a distribution entry is one with the
+        sources it cites and with the same ID's entry in a list it says it copies or follows (its notes or reason
+        name that list); records marked `may_be_same_as` each other, or whose notes say they may be the same product,
+        are one product."""
+        uf = _UnionFind()
+        for adapter_id, adapter in self.adapters.items():
+            for twin in adapter.get("may_be_same_as", []):
+                if twin in self.adapters:
+                    uf.union(f"product:{adapter_id}", f"product:{twin}")
+            notes = " ".join(str(adapter.get("notes") or "").split())
+            for sentence in re.split(r"(?<=[.;])\s+", notes):
+                if _SAME_PRODUCT.search(sentence):
+                    for token in re.findall(r"[a-z0-9][a-z0-9-]*[a-z0-9]", sentence):
+                        if token != adapter_id and token in self.adapters:
+                            uf.union(f"product:{adapter_id}", f"product:{token}")
+        by_key: Dict[str, List[Tuple[Mapping[str, Any], Mapping[str, Any]]]] = {}
+        for dist in distributions:
+            for entry in dist.get("entries", []):
+                key = f"{entry['vid']}:{entry['pid']}"
+                by_key.setdefault(key, []).append((dist, entry))
+                for source in entry_sources(entry):
+                    uf.union(_entry_node(dist, entry), f"src:{source}")
+        for pairs in by_key.values():
+            for (d, e), (other, other_entry) in itertools.permutations(pairs, 2):
+                if d["id"] != other["id"] and _mentions(" ".join([str(d.get("notes") or ""), str(e.get("reason") or "")]), other):
+                    uf.union(_entry_node(d, e), _entry_node(other, other_entry))
+        return uf
+
+    def product_origin(self, adapter_id: str, platform: str, adapter: Optional[Mapping[str, Any]] = None) -> frozenset:
+        """What a product's verdict on a platform rests on, as origin roots: the product (with the records marked
+        as possibly the same product) and the sources its reports there cite."""
+        record = adapter if adapter is not None else self.adapters[adapter_id]
+        hosts = set(PLATFORMS[platform]["hosts"])
+        find = self.origins.find
+        return frozenset([find(f"product:{adapter_id}")] + [
+            find(f"src:{source_key(r['source']['url'])}") for r in record.get("reports", [])
+            if r.get("host") in hosts and (r.get("source") or {}).get("url")])
+
+    def _shared_id_note(self, key: str) -> Optional[str]:
+        """Why products sharing this USB ID are not known to be the same hardware, or None: the ID's products name
+        two or more bridge chips, or two drive interfaces (SATA and NVMe) no one bridge of theirs takes both of.
+        Such an ID (often a bridge maker's default, which any product on the maker's chips may report) says what
+        sharing a chip says: a hint, never a decision."""
+        members = [self.adapters[m] for m, _ in self.by_id.get(key, [])]
+        chips = sorted({a["chipset"] for a in members if a.get("chipset")})
+        families = [DRIVE_FAMILIES[a["drive_interface"]] for a in members if a.get("drive_interface") in DRIVE_FAMILIES]
+        split_drives = any(not (f & g) for f, g in itertools.combinations(families, 2))
+        if len(chips) < 2 and not split_drives:
+            return None
+        vid = key.split(":")[0]
+        maker = self.maker_of_vid.get(vid)
+        who = f"{maker}'s default ID" if maker and vid in self.chip_vendors else "an ID"
+        used_by = []
+        if split_drives:
+            kinds = [k for k in ("SATA", "NVMe") if any(k in f for f in families)]
+            used_by.append(f"{' and '.join(kinds)} bridges")
+        if len(chips) >= 2:
+            names = [self.chipset_names.get(c, c) for c in chips]
+            used_by.append("the " + ", ".join(names[:-1]) + " and " + names[-1] + " chips")
+        return f"{key} is {who}, used by {' and by '.join(used_by)}: what one of its products does says little about another"
+
+    def shared_id(self, vid: str, pid: str) -> Optional[str]:
+        """The sentence saying why a USB ID is shared by different hardware (`_shared_id_note`), or None."""
+        return self.shared.get(f"{vid}:{pid}")
 
     # -- evidence, one source at a time ----------------------------------------------------------------
 
@@ -192,7 +383,8 @@ class Related:
                                       {"usb_id": key, "file": entry.file, "line": entry.line}))
         return items
 
-    def same_product_items(self, verdict: AdapterVerdict, platform: str, question: str) -> List[Item]:
+    def same_product_items(self, verdict: AdapterVerdict, platform: str, question: str,
+                           adapter: Optional[Mapping[str, Any]] = None) -> List[Item]:
         items = []
         others = BOOT_PLATFORMS if question == "boot" else UAS_PLATFORMS
         for other in others:
@@ -201,7 +393,12 @@ class Related:
             pv = (verdict.boot if question == "boot" else verdict.uas).get(other)
             if pv is None:
                 continue
+            if question == "uas" and pv.confidence == "disputed":
+                items += self._disputed_items(pv, platform, other, adapter)
+                continue
             cls = boot_class(pv) if question == "boot" else transferable_uas_class(pv)
+            if cls is None and question == "uas" and {platform, other} <= set(PIS) and used_uas(pv):
+                cls = "works"  # its own use on the other Pi carries at least as far as one PC's failure does
             thin = False
             if cls is None and question == "uas":
                 # Too thin to carry over, but known: a page must not say "nothing related is known" about it.
@@ -218,7 +415,7 @@ class Related:
                 tier = 1 if cls == "works" else 2            # a Pi is the harder host
             else:
                 tier = 4
-            what = {"works": "UAS works", "needs-quirk": "needs a quirk or fails", "no-uas": "runs without UAS",
+            what = {"works": "works with UAS, no quirk", "needs-quirk": "needs a quirk or fails", "no-uas": "runs without UAS",
                     "boots": "boots", "workaround": "boots with a workaround", "no-boot": "does not boot reliably"}[cls]
             why = CROSSING.get((other, platform))
             if thin:
@@ -226,12 +423,33 @@ class Related:
             items.append(Item(tier, cls, "same-product",
                               f"this product {what} {_on(other)} ({pv.basis_text})"
                               + ("; too thin to carry over" if thin else "")
-                              + (f"; {why}" if why else ""), {"platform": other}, transferable=not thin))
+                              + (f"; {why}" if why else ""), {"platform": other}, transferable=not thin,
+                              origins=[self.product_origin(adapter["id"], other, adapter)] if adapter else None))
         return items
+
+    def _disputed_items(self, pv: Any, platform: str, other: str, adapter: Optional[Mapping[str, Any]]) -> List[Item]:
+        """The same product's own reports on another platform point both ways ("Mixed"): one item per way, so
+        the expectation says the evidence disagrees instead of taking one side."""
+        by_class: Dict[str, int] = {}
+        for outcome, reports in pv.classes.items():
+            cls = {"works": "works", "works-with-quirk": "needs-quirk", "broken": "needs-quirk",
+                   "no-uas": "no-uas"}.get(outcome)
+            if cls:
+                by_class[cls] = by_class.get(cls, 0) + len(reports)
+        why = CROSSING.get((other, platform))
+        tier = 1 if {platform, other} <= set(PIS) else 2
+        origins = [self.product_origin(adapter["id"], other, adapter)] if adapter else None
+        what = {"works": "UAS works", "needs-quirk": "it needs a quirk or fails", "no-uas": "it runs without UAS"}
+        return [Item(tier, cls, "same-product",
+                     f"this product's reports {_on(other)} disagree: {what[cls]} in {_plural(n, 'report')} "
+                     f"({pv.basis_text})" + (f"; {why}" if why else ""), {"platform": other}, origins=origins)
+                for cls, n in sorted(by_class.items())] if len(by_class) > 1 else []
 
     def _class(self, adapter_id: str, platform: str, question: str) -> Optional[str]:
         """What a product's own verdict on `platform` may say about another product (transferable_uas_class)."""
         key = (adapter_id, platform, question)
+        if self._parent is not None and adapter_id not in self._changed:
+            return self._parent._class(adapter_id, platform, question)  # a leave-one-out context: unchanged
         if key not in self._classes:
             verdict = self.verdicts[adapter_id]
             pv = (verdict.boot if question == "boot" else verdict.uas).get(platform)
@@ -269,9 +487,11 @@ class Related:
                     "no-boot": ("does not boot reliably", "do not boot reliably")}[direction][count != 1]
             who = f"{count} product{'s' if count != 1 else ''} with {what_they_share}"
             summary = f"{who} {verb} {_on(platform)}"
+            origins = ([self.product_origin(m, platform) for m in members if m not in skip] if kind == "same-id"
+                       else None)  # a chip's group can be large, and decides nothing: counted by products
             items.append(Item(tier, direction, kind, f"{summary} ({names})",
                               dict(link, adapters=shown, names=[self.adapters[m]["name"] for m in shown], count=count,
-                                   platform=platform), summary))
+                                   platform=platform), summary, origins=origins))
         return items
 
     def _member_set(self, members: List[str]) -> frozenset:
@@ -289,9 +509,13 @@ class Related:
             members = [m for m, other_usb in self.by_id.get(key, []) if _bcd_overlaps(usb_id, other_usb)]
             groups = (self._group(members, platform, question, ("id", key)) if not usb_id.get("bcd_device")
                       else self._group(members, platform, question, ("id", key, adapter_id)))
-            items += self._group_items(groups, [adapter_id], platform, tier, "same-id", f"the same USB ID {key}",
-                                       {"usb_id": key})
+            items += self._group_items(groups, self.not_related.get(adapter_id, [adapter_id]), platform, tier,
+                                       "same-id", f"the same USB ID {key}", self._id_link(key))
         return items
+
+    def _id_link(self, key: str) -> Dict[str, Any]:
+        shared = self.shared.get(key)
+        return {"usb_id": key, "shared": shared} if shared else {"usb_id": key}
 
     def same_chip_items(self, adapter_id: str, chip: Optional[str], platform: str, question: str, tier: int,
                         skip: Iterable[str] = ()) -> List[Item]:
@@ -299,22 +523,27 @@ class Related:
             return []
         groups = self._group(self.by_chip.get(chip, []), platform, question, ("chip", chip))
         name = self.chipset_names.get(chip, chip)
-        return self._group_items(groups, [adapter_id, *skip], platform, tier, "same-chip", f"the same {name} chip",
+        return self._group_items(groups, [*self.not_related.get(adapter_id, [adapter_id]), *skip], platform, tier,
+                                 "same-chip", f"the same {name} chip",
                                  {"chipset": chip})
 
     def distribution_items(self, ids: Sequence[Mapping[str, Any]], platform: str,
                            hidden_urls: Iterable[str] = ()) -> List[Item]:
-        hidden = set(hidden_urls)
+        find = self.origins.find
+        hidden = {find(f"src:{source_key(u)}") for u in hidden_urls}
         items = []
         for usb_id in ids:
             key = f"{usb_id['vid']}:{usb_id['pid']}"
             for dist, entry in self.shipped.get(key, []):
                 hosts = {HOST_PLATFORM.get(h) for h in dist.get("hosts", [])}
-                if platform not in hosts or entry.get("added_in") in hidden:
-                    continue
+                origin = find(_entry_node(dist, entry))
+                if platform not in hosts or origin in hidden:
+                    continue  # another platform's images, or an entry resting on (or copying) a hidden report
                 items.append(Item(3, "needs-quirk", "distribution",
                                   f"{dist['name']} ships {key}:{entry['flags']} on its {short_platform(platform)} images",
-                                  {"distribution": dist["id"], "url": entry.get("added_in") or dist.get("file")}))
+                                  dict({"distribution": dist["id"], "url": entry.get("added_in") or dist.get("file")},
+                                       **({"shared": self.shared[key]} if key in self.shared else {})),
+                                  origins=[frozenset([origin])]))
         return items
 
     def linuxhw_items(self, ids: Sequence[Mapping[str, Any]], platform: str) -> List[Item]:
@@ -338,7 +567,7 @@ class Related:
         items: List[Item] = []
         if question == "uas":
             items += self.kernel_items(ids, platform)
-        items += self.same_product_items(verdict, platform, question)
+        items += self.same_product_items(verdict, platform, question, adapter)
         for usb_id in ids:
             tier = 3 if usb_id["vid"] in self.chip_vendors else 2
             items += self.same_id_items(adapter["id"], [usb_id], platform, question, tier)
@@ -346,21 +575,80 @@ class Related:
             items += self.distribution_items(ids, platform, hidden_urls)
         sharing = {other for usb_id in ids for other, _ in self.by_id.get(f"{usb_id['vid']}:{usb_id['pid']}", [])}
         items += self.same_chip_items(adapter["id"], adapter.get("chipset"), platform, question, 3, skip=sharing)
-        related = {"pi4": ("pi5",), "pi5": ("pi4",), "linux": (), "macos": ("linux",)}[platform]
+        related = RELATED_PLATFORMS.get(platform, ())  # the schema's `related` (x-uasdb-platforms)
         for other in related:
             for item in (self.same_id_items(adapter["id"], ids, other, question, 4)
                          + self.same_chip_items(adapter["id"], adapter.get("chipset"), other, question, 4, skip=sharing)):
                 why = CROSSING.get((other, platform))
                 because = f" ({why})" if why else ""
                 items.append(Item(4, item.direction, item.kind, item.text + because, item.link,
-                                  (item.summary or item.text) + because))
+                                  (item.summary or item.text) + because, origins=item.origins))
         if question == "uas":
             items += self.linuxhw_items(ids, platform)
         return items
 
     def expect(self, adapter: Mapping[str, Any], verdict: AdapterVerdict, platform: str, question: str,
                hidden_urls: Iterable[str] = ()) -> Expectation:
+        """The expectation as published: `raw_expect`, held to what the leave-one-out evaluation supports
+        (`publish_policy`): "strong" only for a level that earned it, and no expectation from a kind of evidence
+        that has not beaten the majority-class baseline (its items are shown, with why)."""
+        return apply_policy(self.raw_expect(adapter, verdict, platform, question, hidden_urls), self.policy)
+
+    def raw_expect(self, adapter: Mapping[str, Any], verdict: AdapterVerdict, platform: str, question: str,
+                   hidden_urls: Iterable[str] = ()) -> Expectation:
+        """The expectation the related evidence gives, before the evaluation's policy: what evaluate() grades."""
         return decide(platform, question, self.items_for(adapter, verdict, platform, question, hidden_urls))
+
+    @property
+    def evaluation(self) -> Dict[str, Any]:
+        """evaluate(self), worked out once."""
+        if self._evaluation is None:
+            self._evaluation = evaluate(self)
+        return self._evaluation
+
+    @property
+    def policy(self) -> Optional[Dict[str, Any]]:
+        """publish_policy of this context's own evaluation, unless use_policy set one (None: say everything)."""
+        if not self._policy_set:
+            self._policy, self._policy_set = publish_policy(self.evaluation), True
+        return self._policy
+
+    def use_policy(self, policy: Optional[Dict[str, Any]]) -> None:
+        self._policy, self._policy_set = policy, True
+
+    def without(self, adapter_id: str, platform: str) -> Tuple["Related", Mapping[str, Any], List[str]]:
+        """This context with a product's reports on a platform hidden, and every copy of them: the reports of
+        records marked as possibly the same product there, every report (of any product, on any platform) citing
+        a hidden source, and every distribution entry resting on or copying one. Returns the context, the
+        hidden product's record and the hidden source keys."""
+        import copy
+        hosts = set(PLATFORMS[platform]["hosts"])
+        twins = self.same_product[self.origins.find(f"product:{adapter_id}")]
+        keys = {source_key(r["source"]["url"]) for twin in twins for r in self.adapters[twin].get("reports", [])
+                if r.get("host") in hosts and (r.get("source") or {}).get("url")}
+        touched = set(twins) | {a for key in keys for a in self.citing.get(key, ())}
+        clone = copy.copy(self)
+        clone.adapters, clone.verdicts = dict(self.adapters), dict(self.verdicts)
+        for other in sorted(touched):
+            record = self.adapters[other]
+            kept = [r for r in record.get("reports", [])
+                    if not (other in twins and r.get("host") in hosts)
+                    and source_key((r.get("source") or {}).get("url") or "-") not in keys]
+            if len(kept) != len(record.get("reports", [])):
+                clone.adapters[other] = dict(record, reports=kept)
+                if other != adapter_id:  # the hidden product's verdicts elsewhere stay: only this cell is graded
+                    clone.verdicts[other] = adapter_verdict(clone.adapters[other])
+        if adapter_id not in touched or clone.adapters[adapter_id] is self.adapters[adapter_id]:
+            clone.adapters[adapter_id] = dict(self.adapters[adapter_id], reports=[
+                r for r in self.adapters[adapter_id].get("reports", []) if r.get("host") not in hosts])
+        find = self.origins.find
+        hidden_roots = {find(f"src:{key}") for key in keys}
+        clone.shipped = {key: [(d, e) for d, e in pairs if find(_entry_node(d, e)) not in hidden_roots]
+                         for key, pairs in self.shipped.items()}
+        clone._classes, clone._groups, clone._member_sets = {}, {}, {}
+        clone._parent, clone._changed = self, frozenset(a for a in clone.adapters if clone.adapters[a] is not self.adapters[a])
+        clone._evaluation, clone._policy, clone._policy_set = None, None, True  # graded raw, never published
+        return clone, clone.adapters[adapter_id], sorted(keys)
 
     def expect_for_id(self, usb_id: Mapping[str, Any], platform: str, question: str = "uas") -> Expectation:
         """An ID-level expectation: what the ID's products, the kernel, distributions and chips say."""
@@ -370,15 +658,15 @@ class Related:
         members = [m for m, _ in self.by_id.get(key, [])]
         items += self._group_items(self._group(members, platform, question, ("id", key)), [], platform,
                                    3 if usb_id["vid"] in self.chip_vendors else 2, "same-id", "this USB ID",
-                                   {"usb_id": key})
+                                   self._id_link(key))
         if question == "uas":
             items += self.distribution_items(ids, platform)
             items += self.linuxhw_items(ids, platform)
-        return decide(platform, question, items)
+        return apply_policy(decide(platform, question, items), self.policy)
 
 
 PIS = ("pi4", "pi5")
-# Independent sources (products, this product on another platform, the distributions together) that must agree,
+# Independent origins (origin_groups: products, this product elsewhere, distribution entries, never two copies of one),
 # with nothing related against, for a strong expectation. Set on the leave-one-out figures: with two, a fifth of
 # the strong expectations were wrong; with three, none were (docs/verdicts.md publishes the current figures).
 STRONG_SOURCES = 3
@@ -395,8 +683,8 @@ def role(item: Item, platform: str, question: str) -> str:
     kind, direction = item.kind, item.direction
     if kind == "kernel":
         return "decide"
-    if not item.transferable:
-        return "context"
+    if not item.transferable or item.link.get("shared"):
+        return "context"  # too thin, or an ID shared by different hardware (Related.shared_id): a hint like the chip
     if question == "boot":
         if kind == "same-product" or (kind == "same-id" and direction == "boots"):
             return "decide"
@@ -416,19 +704,44 @@ def role(item: Item, platform: str, question: str) -> str:
     return "decide" if kind == "same-product" and direction == "works" else "context"  # macOS
 
 
+def origin_groups(items: List[Item]) -> List[frozenset]:
+    """The independent origins these items rest on: every product, entry or platform they speak for, merged where
+    they share a root (a report's source, a list copied from another, records that may be one product). Items
+    without traced origins count as their `count` products (same-chip) or as one (kernel, linux-hardware.org)."""
+    atoms: List[frozenset] = []
+    for n, item in enumerate(items):
+        if item.origins is not None:
+            atoms += item.origins
+        else:
+            atoms += [frozenset([f"untraced:{n}:{k}"]) for k in range(max(1, item.link.get("count", 1)))]
+    uf = _UnionFind()
+    for atom in atoms:
+        ordered = sorted(atom)
+        for key in ordered:
+            uf.union(ordered[0], key)
+    groups: Dict[str, set] = {}
+    for atom in atoms:
+        for key in atom:
+            groups.setdefault(uf.find(key), set()).add(key)
+    return [frozenset(g) for _, g in sorted(groups.items())]
+
+
 def source_count(items: List[Item]) -> int:
-    """How many independent sources these items are: each other product (a group counts its products; a product
-    is in one group only: same-chip items leave out the products that share the ID), this product on each other
-    platform, and the distributions together as one (their lists copy one another)."""
-    kinds = {f"{i.kind}:{i.link.get('platform', '')}" for i in items if i.kind not in ("distribution", "same-id", "same-chip")}
-    return (sum(i.link.get("count", 0) for i in items if i.kind in ("same-id", "same-chip")) + len(kinds)
-            + (1 if any(i.kind == "distribution" for i in items) else 0))
+    """How many independent origins these items are (origin_groups)."""
+    return len(origin_groups(items))
+
+
+def opposite(a: str, b: str) -> bool:
+    """Directions that contradict each other: works against trouble (a quirk, a failure, usb-storage by itself),
+    boots against not booting."""
+    trouble = {"needs-quirk", "no-uas"}
+    return (a == "works" and b in trouble) or (b == "works" and a in trouble) or {a, b} == {"boots", "no-boot"}
 
 
 def decide(platform: str, question: str, items: List[Item]) -> Expectation:
     """The expectation from the items that may decide (`decides`); the rest are shown as context. A kernel
-    entry is a fact. Deciding items that disagree give no expectation, unless the same product's own evidence
-    settles it. Strong: STRONG_SOURCES independent sources agree and nothing related says otherwise;
+    entry is a fact. Deciding items that disagree give no expectation ("related evidence disagrees"), and so does
+    a hint of the same product, ID or a distribution against the deciding ones. Strong: STRONG_SOURCES independent sources agree and nothing related says otherwise;
     weak: fewer. Only context: state "hints" (shown, no expectation)."""
     if not items:
         return Expectation(platform, question, "none")
@@ -444,19 +757,209 @@ def decide(platform: str, question: str, items: List[Item]) -> Expectation:
         return Expectation(platform, question, "hints", None, None, counters + context)
     directions = {i.direction for i in deciding + counters}
     deciding = deciding + counters
-    if len(directions) > 1:
-        own = {i.direction for i in deciding if i.kind == "same-product"}
-        if len(own) != 1:
-            return Expectation(platform, question, "disagree", None, None, deciding + context)
-        direction = own.pop()
-        agreeing = [i for i in deciding if i.direction == direction]
-        against = [i for i in deciding if i.direction != direction]
-        return Expectation(platform, question, "expected", direction, "weak", agreeing + against + context)
+    # Even-handed: evidence pointing both ways gives no expectation, whichever side has more or its own product;
+    # so does a hint of the same product, USB ID or a distribution in the opposite direction (a shared ID's
+    # sibling, say), though a hint alone decides nothing.
+    against = [i for i in context if i.transferable and i.kind in ("same-product", "same-id", "distribution")
+               and i.tier <= 3 and any(opposite(i.direction, d) for d in directions)]
+    if len(directions) > 1 or against:
+        return Expectation(platform, question, "disagree", None, None, deciding + context)
     direction = directions.pop()
     strong = source_count(deciding) >= STRONG_SOURCES and not any(i.direction != direction for i in context)
     if question == "boot" and any(i.kind != "same-product" for i in deciding):
         strong = False  # a boot rests on the bootloader release, the drive and power more than on the bridge
     return Expectation(platform, question, "expected", direction, "strong" if strong else "weak", deciding + context)
+
+
+# -- leave-one-out evaluation ----------------------------------------------------------------------------
+
+# A level is published as "strong" only when the evaluation shows it right this often on this many independent
+# cells (cells whose deciding evidence shares no origin); a kind of evidence gives an expectation only when it was
+# graded on MIN_KIND_CELLS cells and beat the majority-class baseline on them.
+STRONG_AGREEMENT, STRONG_CELLS, MIN_KIND_CELLS = 0.9, 20, 5
+LEADS = ("kernel", "same-product", "same-id", "distribution", "same-chip", "linuxhw")
+
+
+def lead_kind(expectation: Expectation, platform: str) -> Optional[str]:
+    """The kind of evidence an expectation rests on: the first of LEADS among its deciding items; same-ID
+    products seen only on another platform are a kind of their own ("same-id-elsewhere"), since what predicts on
+    one platform is not shown to predict on another."""
+    deciding = [i for i in expectation.basis if role(i, platform, expectation.question) == "decide"]
+    kinds = {i.kind for i in deciding}
+    lead = next((k for k in LEADS if k in kinds), None)
+    if lead == "same-id" and all(i.link.get("platform") != platform for i in deciding if i.kind == "same-id"):
+        return "same-id-elsewhere"
+    return lead
+
+
+def _origin_label(group: frozenset) -> str:
+    return min(group)
+
+
+def evaluate(related: Related) -> Dict[str, Any]:
+    """Leave-one-out: for every product and platform with a counted verdict an expectation can match, hide that
+    product's reports on that platform and every copy of them (`Related.without`), expect from everything else
+    (`raw_expect`, before any policy), and compare. Each cell keeps its items and their origins, so every figure
+    can be audited. Shares are 0..1."""
+    cells = []
+    for adapter_id in sorted(related.adapters):
+        verdict = related.verdicts[adapter_id]
+        for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
+            for platform in platforms:
+                pv = (verdict.uas if question == "uas" else verdict.boot)[platform]
+                # Judged against what is known well: a success used at 5 Gbit/s, a failure shown (a bind-only
+                # snapshot is itself too thin to grade a guess against).
+                truth = transferable_uas_class(pv) if question == "uas" else boot_class(pv)
+                if truth is None:
+                    continue
+                context, hidden, keys = related.without(adapter_id, platform)
+                # Its verdicts elsewhere, less any report citing a hidden source (a copy of what is hidden).
+                own = adapter_verdict(hidden)
+                expectation = context.raw_expect(hidden, own, platform, question)
+                if expectation.basis and expectation.basis[0].tier == 0:
+                    continue  # the kernel's table for today's Linux, not a guess: older reports cannot grade it
+                roles = {id(i): role(i, platform, question) for i in expectation.basis}
+                deciding = [i for i in expectation.basis if roles[id(i)] in ("decide", "counter")]
+                cells.append({"adapter": adapter_id, "platform": platform, "question": question, "truth": truth,
+                              "state": expectation.state, "expected": expectation.verdict,
+                              "confidence": expectation.confidence,
+                              "lead": lead_kind(expectation, platform) if expectation.state == "expected" else None,
+                              "hidden_sources": keys,
+                              "origins": sorted(_origin_label(g) for g in origin_groups(deciding)),
+                              "items": [{"kind": i.kind, "direction": i.direction, "role": roles[id(i)],
+                                         "text": i.text,
+                                         "origins": sorted(_origin_label(g) for g in origin_groups([i]))}
+                                        for i in expectation.basis],
+                              "basis": [i.text for i in expectation.basis]})
+    return summarise(cells)
+
+
+def _share(n: int, d: int) -> Optional[float]:
+    return round(n / d, 4) if d else None
+
+
+def independent(cells: Sequence[Mapping[str, Any]]) -> int:
+    """How many of these cells are independent: cells whose deciding evidence shares an origin count once."""
+    uf = _UnionFind()
+    for n, cell in enumerate(cells):
+        uf.union(f"cell:{n}", f"cell:{n}")
+        for origin in cell.get("origins", []):
+            uf.union(f"cell:{n}", origin)
+    return len({uf.find(f"cell:{n}") for n in range(len(cells))})
+
+
+ANSWERS = ("works", "needs-quirk", "no-uas", "boots", "workaround", "no-boot", "disagree", "hints", "none")
+
+
+def _answer(cell: Mapping[str, Any]) -> str:
+    return cell["expected"] if cell["state"] == "expected" else cell["state"]
+
+
+def summarise(cells: List[Dict[str, Any]]) -> Dict[str, Any]:
+    def block(subset: List[Dict[str, Any]]) -> Dict[str, Any]:
+        # Answered: an expectation, or "related evidence disagrees" (as the report says); hints alone are not.
+        answered = [c for c in subset if c["state"] in ("expected", "disagree")]
+        expected = [c for c in subset if c["state"] == "expected"]
+        right = [c for c in expected if c["expected"] == c["truth"]]
+        opposite_ = [c for c in expected if (c["expected"], c["truth"]) in OPPOSITE]
+        by_conf = {}
+        for level in ("strong", "weak"):
+            at = [c for c in expected if c["confidence"] == level]
+            by_conf[level] = {"cells": len(at), "independent": independent(at),
+                              "agreement": _share(sum(c["expected"] == c["truth"] for c in at), len(at))}
+        truths = [c["truth"] for c in subset]
+        majority = max(sorted(set(truths)), key=truths.count) if truths else None
+        matrix = {t: {a: n for a in ANSWERS if (n := sum(1 for c in subset if c["truth"] == t and _answer(c) == a))}
+                  for t in sorted(set(truths))}
+        by_direction = {}
+        for d in sorted({c["expected"] for c in expected}):
+            at = [c for c in expected if c["expected"] == d]
+            by_direction[d] = {"cells": len(at), "right": sum(c["truth"] == d for c in at),
+                               "agreement": _share(sum(c["truth"] == d for c in at), len(at))}
+        truth_counts = {t: truths.count(t) for t in sorted(set(truths))}
+        return {"cells": len(subset), "coverage": _share(len(answered), len(subset)),
+                "expected": len(expected), "disagree": sum(c["state"] == "disagree" for c in subset),
+                "agreement": _share(len(right), len(expected)),
+                "agreement_by_confidence": {k: v["agreement"] for k, v in by_conf.items()},
+                "cells_by_confidence": {k: v["cells"] for k, v in by_conf.items()},
+                "independent_by_confidence": {k: v["independent"] for k, v in by_conf.items()},
+                "opposite_errors": _share(len(opposite_), len(expected)),
+                "truths": truth_counts, "matrix": matrix, "by_direction": by_direction,
+                # The rule to beat: always say what is commonest here ("always needs a quirk").
+                "baseline": {"says": majority, "right": truths.count(majority) if majority else 0,
+                             "cells": len(subset), "agreement": _share(truths.count(majority), len(subset))
+                             if majority else None,
+                             "on_expected": _share(sum(c["truth"] == majority for c in expected), len(expected))}}
+    result = block(cells)
+    result["by_platform"] = {}
+    for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
+        for platform in platforms:
+            subset = [c for c in cells if c["platform"] == platform and c["question"] == question]
+            if subset:
+                result["by_platform"][f"{question}:{platform}"] = block(subset)
+    result["by_question"] = {q: block([c for c in cells if c["question"] == q]) for q in ("uas", "boot")}
+    result["by_kind"] = _by_kind(cells, result["by_platform"])
+    result["wrong"] = [c for c in cells if c["state"] == "expected" and c["expected"] != c["truth"]]
+    result["cells_detail"] = cells
+    result["rules"] = {"strong_agreement": STRONG_AGREEMENT, "strong_cells": STRONG_CELLS,
+                       "min_kind_cells": MIN_KIND_CELLS}
+    return result
+
+
+def _by_kind(cells: List[Dict[str, Any]], blocks: Mapping[str, Any]) -> Dict[str, Any]:
+    """Per question, kind of evidence and direction: how often it was right, against how often the baseline of
+    each cell's platform (always the commonest answer there) is right on those same products' platforms."""
+    out: Dict[str, Any] = {}
+    for cell in cells:
+        if cell["state"] != "expected" or not cell.get("lead"):
+            continue
+        key = f"{cell['question']}:{cell['lead']}:{cell['expected']}"
+        slot = out.setdefault(key, {"question": cell["question"], "kind": cell["lead"],
+                                    "direction": cell["expected"], "cells": 0, "right": 0, "baseline_right": 0.0})
+        slot["cells"] += 1
+        slot["right"] += cell["expected"] == cell["truth"]
+        slot["baseline_right"] += blocks[f"{cell['question']}:{cell['platform']}"]["baseline"]["agreement"] or 0
+    for slot in out.values():
+        slot["agreement"] = _share(slot["right"], slot["cells"])
+        slot["baseline"] = round(slot.pop("baseline_right") / slot["cells"], 4)
+        slot["beats_baseline"] = slot["cells"] >= MIN_KIND_CELLS and slot["agreement"] > slot["baseline"]
+    return dict(sorted(out.items()))
+
+
+def publish_policy(result: Mapping[str, Any]) -> Dict[str, Any]:
+    """What the evaluation lets the site say: per question whether "strong" is earned (STRONG_AGREEMENT on
+    STRONG_CELLS independent cells), and which (question, kind, direction) beat the baseline."""
+    strong = {}
+    for question, block in result.get("by_question", {}).items():
+        agreement = block["agreement_by_confidence"]["strong"]
+        strong[question] = bool(agreement is not None and agreement >= STRONG_AGREEMENT
+                                and block["independent_by_confidence"]["strong"] >= STRONG_CELLS)
+    kinds = {key for key, slot in result.get("by_kind", {}).items() if slot["beats_baseline"]}
+    baselines = {key: (b["baseline"]["says"], b["baseline"]["agreement"]) for key, b in result.get("by_platform", {}).items()}
+    return {"strong": strong, "kinds": kinds, "baselines": baselines}
+
+
+def apply_policy(expectation: Expectation, policy: Optional[Mapping[str, Any]]) -> Expectation:
+    """An expectation as the site may say it: a kernel fact as it is; otherwise "strong" only where earned, and
+    none at all (state "hints", its evidence shown, with why) from a kind of evidence that has not beaten the
+    baseline."""
+    if policy is None or expectation.state != "expected" or (expectation.basis and expectation.basis[0].tier == 0):
+        return expectation
+    kind = lead_kind(expectation, expectation.platform)
+    key = f"{expectation.question}:{kind}:{expectation.verdict}"
+    if key not in policy["kinds"]:
+        words = {"same-product": "the same product elsewhere", "same-id": "products with the same USB ID",
+                 "same-id-elsewhere": "products with the same USB ID on another platform",
+                 "distribution": "distributions' quirk lists", "same-chip": "the same chip"}.get(kind or "", kind)
+        short = (UAS_CLASSES if expectation.question == "uas" else BOOT_CLASSES)[expectation.verdict or ""]
+        note = (f"what is known is listed, but {words} pointing this way ({short}) has not been right more often than "
+                "always giving the commonest answer, on the products where it could be checked (see /verdicts/), "
+                "so it does not predict")
+        return Expectation(expectation.platform, expectation.question, "hints", None, None, expectation.basis, note)
+    if expectation.confidence == "strong" and not policy["strong"].get(expectation.question):
+        return Expectation(expectation.platform, expectation.question, "expected", expectation.verdict, "weak",
+                           expectation.basis)
+    return expectation
 
 
 def open_cells(verdict: AdapterVerdict) -> List[Tuple[str, str]]:
@@ -472,75 +975,6 @@ def expectations(adapter: Mapping[str, Any], verdict: AdapterVerdict, related: R
     for platform, question in open_cells(verdict):
         out[question][platform] = related.expect(adapter, verdict, platform, question).as_dict()
     return out
-
-
-# -- leave-one-out evaluation ----------------------------------------------------------------------------
-
-def _hide(adapter: Mapping[str, Any], platform: str) -> Tuple[Dict[str, Any], List[str]]:
-    """The product without its reports on `platform`, and those reports' source URLs."""
-    hosts = set(PLATFORMS[platform]["hosts"])
-    kept = [r for r in adapter.get("reports", []) if r.get("host") not in hosts]
-    urls = [r.get("source", {}).get("url") for r in adapter.get("reports", []) if r.get("host") in hosts]
-    return dict(adapter, reports=kept), [u for u in urls if u]
-
-
-def evaluate(related: Related) -> Dict[str, Any]:
-    """Leave-one-out: for every product and platform with a counted verdict an expectation can match, hide that
-    product's reports on that platform, expect from everything else, and compare. Shares are 0..1."""
-    cells = []
-    for adapter_id, adapter in sorted(related.adapters.items()):
-        verdict = related.verdicts[adapter_id]
-        for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
-            for platform in platforms:
-                pv = (verdict.uas if question == "uas" else verdict.boot)[platform]
-                # Judged against what is known well: a success used at 5 Gbit/s, a failure shown (a bind-only
-                # snapshot is itself too thin to grade a guess against).
-                truth = transferable_uas_class(pv) if question == "uas" else boot_class(pv)
-                if truth is None:
-                    continue
-                hidden, urls = _hide(adapter, platform)
-                # A platform's verdict reads only that platform's reports (uas_finding, boot_finding), so the
-                # product's verdicts elsewhere are the same without the hidden ones: no need to judge it again.
-                expectation = related.expect(hidden, verdict, platform, question, urls)
-                if expectation.basis and expectation.basis[0].tier == 0:
-                    continue  # the kernel's table for today's Linux, not a guess: older reports cannot grade it
-                cells.append({"adapter": adapter_id, "platform": platform, "question": question, "truth": truth,
-                              "state": expectation.state, "expected": expectation.verdict,
-                              "confidence": expectation.confidence,
-                              "basis": [i.text for i in expectation.basis]})
-    return summarise(cells)
-
-
-def _share(n: int, d: int) -> Optional[float]:
-    return round(n / d, 4) if d else None
-
-
-def summarise(cells: List[Dict[str, Any]]) -> Dict[str, Any]:
-    def block(subset: List[Dict[str, Any]]) -> Dict[str, Any]:
-        # Answered: an expectation, or "related evidence disagrees" (as the report says); hints alone are not.
-        answered = [c for c in subset if c["state"] in ("expected", "disagree")]
-        expected = [c for c in subset if c["state"] == "expected"]
-        right = [c for c in expected if c["expected"] == c["truth"]]
-        opposite = [c for c in expected if (c["expected"], c["truth"]) in OPPOSITE]
-        by_conf = {}
-        for level in ("strong", "weak"):
-            at = [c for c in expected if c["confidence"] == level]
-            by_conf[level] = {"cells": len(at), "agreement": _share(sum(c["expected"] == c["truth"] for c in at), len(at))}
-        return {"cells": len(subset), "coverage": _share(len(answered), len(subset)),
-                "expected": len(expected), "disagree": sum(c["state"] == "disagree" for c in subset),
-                "agreement": _share(len(right), len(expected)),
-                "agreement_by_confidence": {k: v["agreement"] for k, v in by_conf.items()},
-                "cells_by_confidence": {k: v["cells"] for k, v in by_conf.items()},
-                "opposite_errors": _share(len(opposite), len(expected))}
-    result = block(cells)
-    result["by_platform"] = {}
-    for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
-        for platform in platforms:
-            subset = [c for c in cells if c["platform"] == platform and c["question"] == question]
-            if subset:
-                result["by_platform"][f"{question}:{platform}"] = block(subset)
-    result["wrong"] = [c for c in cells if c["state"] == "expected" and c["expected"] != c["truth"]]
-    return result
 
 
 def coverage(related: Related) -> Dict[str, Any]:
@@ -590,28 +1024,115 @@ def _percent(share: Optional[float]) -> str:
     return "—" if share is None else f"{100 * share:.0f}%"
 
 
+def _answer_words(answer: str) -> str:
+    return {"works": "works", "needs-quirk": "needs a quirk", "no-uas": "usb-storage by itself", "boots": "boots",
+            "workaround": "boots with a workaround", "no-boot": "does not boot", "disagree": "evidence disagrees",
+            "hints": "hints only", "none": "nothing related"}[answer]
+
+
+def platform_words(key: str, block: Mapping[str, Any]) -> List[str]:
+    """One platform's evaluation in a buyer's words: what the reports say, what always giving the commonest
+    answer would score, what the expectations scored, per direction."""
+    question, platform = key.split(":")
+    where = f"{'UAS' if question == 'uas' else 'booting'} {_on(platform)}"
+    truths = ", ".join(f"{_answer_words(t)} for {n}" for t, n in block["truths"].items())
+    base = block["baseline"]
+    lines = [f"{_plural(block['cells'], 'product')} {'has' if block['cells'] == 1 else 'have'} a verdict for "
+             f"{where} to check against; their reports say {truths}."]
+    if base["says"]:
+        lines.append(f"Always saying \"{_answer_words(base['says'])}\" would be right for {base['right']} of "
+                     f"{base['cells']} ({_percent(base['agreement'])}).")
+    if block["expected"]:
+        per = "; ".join(f"\"{_answer_words(d)}\" right {v['right']} of {v['cells']}"
+                        for d, v in block["by_direction"].items())
+        lines.append(f"With their own reports hidden, {block['expected']} got an expectation, right "
+                     f"{_percent(block['agreement'])} ({per}); always saying \"{_answer_words(base['says'])}\" "
+                     f"would have been right on {_percent(base['on_expected'])} of those same products.")
+    else:
+        lines.append("With their own reports hidden, none got an expectation.")
+    return lines
+
+
 def evaluation_text(result: Mapping[str, Any], products: Mapping[str, Any]) -> str:
-    """`uasdb verdicts --evaluate` in words."""
+    """`uasdb verdicts --evaluate` in words: per platform the confusion matrix (truth by answer), the baseline
+    and the agreement per direction and level; which kinds of evidence beat the baseline; coverage."""
     conf, n = result["agreement_by_confidence"], result["cells_by_confidence"]
+    ind = result["independent_by_confidence"]
     lines = [f"Leave-one-out over {result['cells']} cells (a product and platform with a verdict an expectation can "
-             "be judged against: a success used at 5 Gbit/s, a failure shown, a boot outcome):",
+             "be judged against: a success used at 5 Gbit/s, a failure shown, a boot outcome), each product's "
+             "reports there hidden with every copy of them:",
              f"  coverage     {_percent(result['coverage'])} get an expectation or \"related evidence disagrees\"",
              f"  agreement    {_percent(result['agreement'])} of {result['expected']} expectations "
-             f"(strong {_percent(conf['strong'])} of {n['strong']}, weak {_percent(conf['weak'])} of {n['weak']})",
+             f"(strong {_percent(conf['strong'])} of {n['strong']}, {ind['strong']} independent; "
+             f"weak {_percent(conf['weak'])} of {n['weak']}, {ind['weak']} independent)",
              f"  opposite-direction errors  {_percent(result['opposite_errors'])} of the expectations",
              "  per platform:"]
     for key, block in result["by_platform"].items():
+        base = block["baseline"]
+        per = ", ".join(f"{d} {v['right']}/{v['cells']}" for d, v in block["by_direction"].items()) or "none"
         lines.append(f"    {key:11} {block['cells']:3} cells, coverage {_percent(block['coverage'])}, "
-                     f"agreement {_percent(block['agreement'])} of {block['expected']}, "
-                     f"opposite {_percent(block['opposite_errors'])}")
+                     f"agreement {_percent(block['agreement'])} of {block['expected']} ({per}); "
+                     f"baseline \"always {base['says']}\" {base['right']}/{base['cells']} "
+                     f"({_percent(base['agreement'])}), on the expected cells {_percent(base['on_expected'])}")
+        answers = [a for a in ANSWERS if any(a in row for row in block["matrix"].values())]
+        lines.append("      truth \\ expectation  " + "  ".join(f"{a:>11}" for a in answers))
+        for truth, row in block["matrix"].items():
+            lines.append(f"      {truth:21}" + "  ".join(f"{row.get(a, 0):>11}" for a in answers))
+    lines.append("  kinds of evidence (question:kind:direction, right/cells vs the baseline on those cells):")
+    for key, slot in result["by_kind"].items():
+        lines.append(f"    {key:34} {slot['right']}/{slot['cells']} ({_percent(slot['agreement'])}) vs "
+                     f"{_percent(slot['baseline'])}: {'shown' if slot['beats_baseline'] else 'not shown (does not beat it)'}")
+    policy = publish_policy(result)
+    lines.append("  strong published: " + ", ".join(f"{q} {'yes' if ok else 'no'}" for q, ok in policy["strong"].items())
+                 + f" (needs {_percent(STRONG_AGREEMENT)} on {STRONG_CELLS} independent cells)")
     if result["wrong"]:
         lines.append("  wrong:")
         for cell in result["wrong"]:
             lines.append(f"    {cell['adapter']} {cell['question']} {cell['platform']}: expected {cell['expected']} "
-                         f"({cell['confidence']}), reports say {cell['truth']}")
-    lines.append("Products with a verdict from reports, an expectation or \"related evidence disagrees\":")
+                         f"({cell['confidence']}, {cell['lead']}), reports say {cell['truth']}")
+    lines.append("Products with a verdict from reports, an expectation or \"related evidence disagrees\" (as published):")
     for key, block in products.items():
         lines.append(f"    {key:11} {_percent(block['share'])} of {block['products']} (verdict {block['verdict']}, "
                      f"expected {block['expected']}, disagree {block['disagree']}, hints only {block['hints']}, "
                      f"nothing {block['none']})")
     return "\n".join(lines)
+
+
+def evaluation_page(result: Mapping[str, Any], products: Mapping[str, Any]) -> Dict[str, Any]:
+    """The evaluation as /verdicts/ and /api/v1/evaluation.json carry it: the figures (without the per-cell
+    detail, which `uasdb verdicts --evaluate --json` prints), what the site publishes because of them, and the
+    same in words: per platform the sentences and the confusion matrix rows (what the reports say by what the
+    expectation said), per kind of evidence whether it beat the baseline."""
+    policy = publish_policy(result)
+    platforms = []
+    for key, block in result["by_platform"].items():
+        answers = [a for a in ANSWERS if any(a in row for row in block["matrix"].values())]
+        question, platform = key.split(":")
+        platforms.append({
+            "key": key, "label": f"{'UAS' if question == 'uas' else 'Booting'} {_on(platform)}",
+            "sentences": platform_words(key, block),
+            "answers": [_answer_words(a) for a in answers],
+            "rows": [{"truth": _answer_words(t), "counts": [row.get(a, 0) for a in answers],
+                      "right": [a == t for a in answers]} for t, row in block["matrix"].items()]})
+    kinds = [{"key": key, "question": slot["question"], "label": KIND_WORDS.get(slot["kind"], slot["kind"]),
+              "direction": _answer_words(slot["direction"]), "right": slot["right"], "cells": slot["cells"],
+              "agreement": _percent(slot["agreement"]), "baseline": _percent(slot["baseline"]),
+              "shown": slot["beats_baseline"]} for key, slot in result["by_kind"].items()]
+    strong = [f"{'UAS' if q == 'uas' else 'booting'}: "
+              + (f"strong is published (right {_percent(b['agreement_by_confidence']['strong'])} on "
+                 f"{b['independent_by_confidence']['strong']} independent products)" if policy["strong"].get(q)
+                 else f"no expectation is called strong: strong ones were right "
+                      f"{_percent(b['agreement_by_confidence']['strong'])} of {b['cells_by_confidence']['strong']}, "
+                      f"{b['independent_by_confidence']['strong']} of them independent, short of "
+                      f"{_percent(STRONG_AGREEMENT)} on {STRONG_CELLS}")
+              for q, b in result["by_question"].items()]
+    out = {k: v for k, v in result.items() if k != "cells_detail"}
+    out["products"] = products
+    out["page"] = {"platforms": platforms, "kinds": kinds, "strong": strong}
+    return out
+
+
+KIND_WORDS = {"same-product": "The same product on another platform", "same-id": "Products with the same USB ID",
+              "same-id-elsewhere": "Products with the same USB ID, on another platform",
+              "distribution": "Distributions' quirk lists", "same-chip": "The same bridge chip",
+              "linuxhw": "linux-hardware.org", "kernel": "Linux's own table"}

@@ -7,6 +7,7 @@ import { builtinFor, buildLine, flagText, mergeEntries, overlaps, preserveBuilti
 import { badge, code, el, fillQuirkLine, platformLabel, platforms, words } from './ui.js';
 import { loadIdFiles, loadKernel, loadUsbIds } from './ids.js';
 import { wireCopyButton } from './copy.js';
+import { probeReports, reportFormUrl } from './report-link.js';
 
 const form = document.querySelector('form[data-check]');
 if (form) init(form);
@@ -16,12 +17,12 @@ function init(form) {
   const select = form.querySelector('select');
   const status = form.querySelector('.check-status');
   const results = document.getElementById('check-results');
-  const base = { adapter: form.dataset.adapterBase, usb: form.dataset.usbBase, quirks: form.dataset.quirksPage, report: form.dataset.reportUrl };
+  const base = { adapter: form.dataset.adapterBase, usb: form.dataset.usbBase, quirks: form.dataset.quirksPage, report: form.dataset.reportUrl,
+    reportLimit: Number(form.dataset.reportLimit) };
   let chosenByUser = false;
   let generation = 0;
   // A result read from the address (a link someone shared); it stands until something is pasted.
   let linked = resultFromQuery(new URLSearchParams(location.search));
-  form.hidden = false;
 
   async function run() {
     const mine = ++generation;
@@ -199,14 +200,26 @@ function kernelSentences(kernel, device) {
       : runtimeIgnoresUas ? 'device-test' : false };
 }
 
-function adapterItem(adapter, platform, base) {
+// One product with this ID: its badges on the platform and its answer there (the export's words: what to do, with
+// the platform a line came from). Another platform's line is never offered here.
+function adapterItem(adapter, platform, base, row) {
   const uas = adapter.verdict.uas[platform];
   const boot = adapter.verdict.boot[platform];
-  return el('li', {},
+  return el('li', { 'data-adapter': adapter.id },
     el('a', { href: `${base.adapter}${adapter.id}/` }, adapter.name), el('br'),
     `${platformLabel(platform)} UAS: `, badge(uas),
     boot ? [' · boot: ', badge(boot)] : null,
-    adapter.verdict.quirk_line ? [' · quirk: ', code(adapter.verdict.quirk_line.replace(/^usb-storage\.quirks=/, ''))] : null);
+    row ? [el('br'), el('span', { class: 'small', 'data-answer': row.do }, row.text)] : null);
+}
+
+// The ID's answer on the platform, narrowed to the products the paste can be (bcdDevice inside a product's
+// recorded range, when both are known). Narrowing only drops products; it never adds or rewords.
+function narrowedAnswer(file, platform, device) {
+  const answer = file?.answers?.[platform];
+  if (!answer) return null;
+  const span = device.bcd_device ? [device.bcd_device, device.bcd_device] : null;
+  const rows = answer.products.filter((r) => !span || !r.bcd_device || overlaps(r.bcd_device, span));
+  return { answer, rows, narrowed: rows.length !== answer.products.length };
 }
 
 const names = (list, base) => list.map((a, i) => [i ? (i === list.length - 1 ? ' and ' : ', ') : '',
@@ -236,7 +249,7 @@ function whyUsbStorage(device, ctx, kernelInfo, userQuirk) {
 }
 
 // The two mismatches people ask about, and what explains them.
-function flagsFor(device, matches, ctx, kernelInfo, found) {
+function flagsFor(device, matches, ctx, kernelInfo, found, id) {
   const { platform, base, kernel } = ctx;
   const flags = [];
   const where = platformLabel(platform);
@@ -267,10 +280,11 @@ function flagsFor(device, matches, ctx, kernelInfo, found) {
     }
     flags.push(el('li', { class: 'flag flag-uas-works', 'data-flag': 'usb-storage-but-uas-works' },
       el('strong', {}, 'Your adapter is on usb-storage, but reports say it works with UAS'), ' on a ', where, ': ',
-      names(works, base), '. ', why));
+      names(works, base), '. ', why,
+      id?.answer.verdict === 'depends' ? [' Other products with this ID do not: see ', el('em', {}, `On ${where}`), ' below.'] : null));
   }
   if (device.driver === 'uas' && needs.length && !noUas(platform)) {
-    const entries = needs.map((a) => a.verdict.quirk_line).filter(Boolean);
+    const entries = (id?.rows || []).flatMap((r) => r.entries);
     const trouble = found.trouble.filter((e) => e.kind !== 'power');
     flags.push(el('li', { class: 'flag flag-needs-quirk', 'data-flag': 'uas-but-needs-quirk' },
       el('strong', {}, 'Your adapter is on uas, but reports say it needs the quirk'), ' on a ', where, ': ',
@@ -341,6 +355,8 @@ function render(text, found, detected, ctx) {
   };
   const lineEntries = [];
   const trouble = troubleFor(found);
+  // The probe's report blocks in the paste (never in a linked result, which holds no paste).
+  const reports = found.linked ? new Map() : probeReports(text);
   for (const device of relevant) {
     const matches = adapters.get(device.id) || [];
     const kernelInfo = kernelSentences(kernel, device);
@@ -350,12 +366,20 @@ function render(text, found, detected, ctx) {
     section.append(el('h3', { id: `found-${device.id.replace(':', '-')}` }, el('span', { class: 'usb-id' }, device.id), title ? ` ${title}` : ''));
     const facts = el('dl', { class: 'facts' });
     facts.append(el('dt', {}, 'Your paste'), el('dd', {}, describePaste(device)));
-    const flags = flagsFor(device, matches, ctx, kernelInfo, found);
+    const id = narrowedAnswer(ctx.idFiles?.get(device.id), platform, device);
+    const flags = flagsFor(device, matches, ctx, kernelInfo, found, id);
     facts.append(el('dt', {}, 'In uasdb'), el('dd', {}, matches.length
       ? [`${matches.length} product${matches.length === 1 ? '' : 's'} report this ID`, matches.length > 1 ? ' (check which one is yours)' : '', ':',
-        el('ul', { class: 'matches' }, matches.map((a) => adapterItem(a, platform, base)))]
+        el('ul', { class: 'matches' }, matches.map((a) => adapterItem(a, platform, base,
+          id?.rows.find((r) => r.id === a.id))))]
       : ['No adapter record has this ID yet. ', usbIdsName(ctx.usbids, device), relatedByVendor(ctx.related.get(device.id) || [], base),
         el('a', { href: reportUrl(base.report, device.id), 'data-report-link': '' }, 'Add your report'), ' so the next person knows.']));
+    if (id && (id.answer.verdict !== 'untested' || id.answer.line)) {
+      facts.append(el('dt', {}, `On ${platformLabel(platform)}`), el('dd', { 'data-id-answer': id.answer.verdict },
+        id.narrowed ? [`Your bcdDevice ${device.bcd_device} matches `, id.rows.length ? id.rows.map((r, i) => [i ? '; ' : '',
+          `${r.name}: ${r.short}. ${r.text}`]) : 'none of the products recorded with this ID', '.']
+          : id.answer.text));
+    }
     const expected = expectationFor(ctx.idFiles?.get(device.id), platform);
     if (expected) facts.append(el('dt', {}, 'Expected'), el('dd', { 'data-expectation': expected.state }, expected.node));
     facts.append(el('dt', {}, `Linux ${kernel.version}`), el('dd', {}, kernelInfo.sentences.length === 1
@@ -366,7 +390,8 @@ function render(text, found, detected, ctx) {
       facts.append(el('dt', {}, 'Distributions'), el('dd', { 'data-distributions': device.id }, el('ul', {}, shipped.map((d) =>
         el('li', {}, d.sentence, ' ', el('a', { href: d.url, rel: 'nofollow noopener' }, d.change))))));
     }
-    const letters = [...new Set(matches.flatMap((a) => a.verdict.quirk_entries).filter((e) => e.startsWith(`${device.id}:`))
+    // Only the entries reports on this platform needed (the answer's rows), never another platform's.
+    const letters = [...new Set((id?.rows || []).flatMap((r) => r.entries).filter((e) => e.startsWith(`${device.id}:`))
       .map((e) => e.split(':')[2]).join(''))].sort().join('');
     if (letters) {
       const span = device.bcd_device ? [device.bcd_device, device.bcd_device] : null;
@@ -380,6 +405,7 @@ function render(text, found, detected, ctx) {
     if (ownTrouble.length) flags.unshift(troubleItem(ownTrouble, device));
     if (flags.length) section.append(el('ul', { class: 'flags' }, flags));
     section.append(facts);
+    if (reports.has(device.id)) section.append(reportThis(reports.get(device.id), device, matches, base));
     nodes.push(section);
   }
 
@@ -387,7 +413,7 @@ function render(text, found, detected, ctx) {
     const { entries } = mergeEntries(lineEntries);
     const line = buildLine(entries);
     const box = el('div', { class: 'quirk' },
-      el('p', { class: 'quirk-label', id: 'check-line-label' }, 'The quirk line reports give for these IDs. Use it only if your adapter has the trouble they describe: it trades speed for stability.'),
+      el('p', { class: 'quirk-label', id: 'check-line-label' }, `The quirk line reports on ${platformLabel(ctx.platform)} needed for these IDs. Use it only if your adapter has the trouble they describe: it trades speed for stability.`),
       el('div', { class: 'quirk-box' }, fillQuirkLine(el('code', { id: 'check-line', class: 'quirk-line' }), line),
         copyButton('check-line', 'check-line-label')),
       valueLength(line) > kernel.quirks_value_max ? el('p', { class: 'warn' }, `Too long: the kernel accepts at most ${kernel.quirks_value_max} characters after usb-storage.quirks=.`) : null,
@@ -479,4 +505,35 @@ function usbIdsName(usbids, device) {
 function relatedByVendor(related, base) {
   if (!related.length) return null;
   return ['Records with the same vendor ID: ', related.map((a, i) => [i ? ', ' : '', el('a', { href: `${base.adapter}${a.id}/` }, a.name)]), '. '];
+}
+
+// "Report this adapter": the adapter-report form with the paste's probe report for this ID filled in, opened only
+// when pressed (the address is built then; the page and its own link never hold the paste). It says what goes to
+// GitHub and shows it. With one record for the ID the form names it; with several the person picks in the form.
+function reportThis(report, device, matches, base) {
+  const adapter = matches.length === 1 ? matches[0].id : null;
+  const fields = { title: adapter ? `${adapter} (${device.id})` : device.id, usb_id: device.id, adapter };
+  const lines = report.split('\n').length;
+  const shown = el('details', { class: 'report-sent' },
+    el('summary', {}, `What will be sent: the probe\u2019s report for ${device.id} (${lines} lines)`),
+    el('pre', { 'data-report-text': '' }, report));
+  if (!reportFormUrl(base.report, { ...fields, probe: report }, base.reportLimit)) {
+    return el('div', { class: 'report-this', 'data-report-too-long': device.id },
+      el('p', {}, `The probe\u2019s report for ${device.id} is too long for a link (GitHub refuses addresses over `,
+        `${base.reportLimit.toLocaleString('en')} characters). `,
+        el('a', { href: reportFormUrl(base.report, fields, base.reportLimit), 'data-report-link': '' }, 'Open the report form'),
+        ' (it fills in the USB ID', adapter ? ' and the adapter' : '', ') and paste the report below into its \u201cProbe output\u201d box.'),
+      shown);
+  }
+  const button = el('button', { type: 'button', class: 'report-this-button', 'data-report-this': device.id }, 'Report this adapter');
+  button.addEventListener('click', () => {
+    window.open(reportFormUrl(base.report, { ...fields, probe: report }, base.reportLimit), '_blank', 'noopener');
+  });
+  return el('div', { class: 'report-this' }, button,
+    el('p', { class: 'small' }, 'Opens GitHub\u2019s adapter-report form in a new tab with the USB ID, ',
+      adapter ? `the adapter (${adapter}) ` : '', 'and the report below filled in: the probe\u2019s lines for this adapter ',
+      '(computer, kernel, driver, link speed, firmware, its dmesg lines). Nothing is sent until you submit the form ',
+      'on GitHub, and the issue is public. ',
+      matches.length > 1 ? 'Several records share this ID: name yours in the form. ' : ''),
+    shown);
 }

@@ -83,6 +83,29 @@ function wire(panel) {
     return { box, none, rows };
   });
   const total = groups.reduce((n, group) => n + group.rows.length, 0);
+  // What follows the filter besides the rows: each section's count ([data-section-count] in the list's section),
+  // the rank column ([data-rank], renumbered over the rows shown) and the page's counts by section
+  // ([data-count="<group>"] counts the shown rows of that data-group; "with_verdict" all rows with a group,
+  // "no_model" those of them marked data-no-model).
+  for (const group of groups) group.count = group.box.closest('section')?.querySelector('[data-section-count]');
+  const counters = [...main.querySelectorAll('[data-count]')];
+  const followFilter = () => {
+    for (const group of groups) {
+      const visible = group.rows.filter(({ row }) => !row.hidden);
+      if (group.count) group.count.textContent = String(visible.length);
+      visible.forEach(({ row }, n) => {
+        const rank = row.querySelector('[data-rank]');
+        if (rank) rank.textContent = String(n + 1);
+      });
+    }
+    const shownRows = groups.flatMap((group) => group.rows).filter(({ row }) => !row.hidden && row.dataset.group);
+    for (const counter of counters) {
+      const key = counter.dataset.count;
+      const counts = ({ row }) => key === 'with_verdict' || row.dataset.group === key
+        || (key === 'no_model' && 'noModel' in row.dataset);
+      counter.textContent = String(shownRows.filter(counts).length);
+    }
+  };
 
   const apply = () => {
     const wanted = terms(input.value);
@@ -99,6 +122,7 @@ function wire(panel) {
       shown += here;
     }
     for (const group of groups) group.none.hidden = !group.box.hidden || !shown || groups.length < 2;
+    followFilter();
     status.textContent = shown ? `${shown} of ${total} shown` : `${status.dataset.none} 0 of ${total} shown.`;
     clear.hidden = !wanted.length && !chosen.length;
   };
@@ -142,7 +166,6 @@ function wire(panel) {
   fromAddress();
   apply();
   toAddress(false);
-  panel.hidden = false;
 }
 
 export function initFilters(root) {

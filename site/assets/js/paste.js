@@ -96,7 +96,9 @@ export function bcdFromDotted(text) {
 export function speedFromText(text) {
   const words = text.toLowerCase();
   if (words.includes('gen 2x2') || words.includes('20gbps')) return '20000M';
-  if (['superspeed plus', 'superspeed+', 'gen 2', 'gen 1x2', '10gbps'].some((w) => words.includes(w))) return '10000M';
+  if (['superspeed plus', 'superspeedplus', 'superspeed+', 'gen 2', 'gen 1x2', '10gbps'].some((w) => words.includes(w))) {
+    return '10000M';
+  }
   if (words.includes('superspeed') || words.includes('5gbps')) return '5000M';
   if (['high-speed', 'high speed', '480mbps'].some((w) => words.includes(w))) return '480M';
   return null;

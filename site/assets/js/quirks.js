@@ -21,10 +21,8 @@ async function init(form) {
   const lineBox = document.getElementById('builder-line');
   const length = document.getElementById('builder-length');
   const notes = document.getElementById('builder-notes');
-  const typedProblems = el('ul', { class: 'problems', id: 'typed-problems', 'aria-live': 'polite' });
-  typed.closest('.field').append(typedProblems);
-  form.hidden = false;
-  pickStatus.textContent = 'Loading the adapters…';
+  // The page lays out the pick list, its count and the problems list (layouts/quirks.html); this wires them up.
+  const typedProblems = document.getElementById('typed-problems');
 
   const api = form.dataset.api;
   let generation = 0;  // the edit whose line is being worked out (update)
@@ -42,15 +40,7 @@ async function init(form) {
   const byId = new Map(quirky.map((a) => [a.id, a]));
   const table = lettersTable(kernel);
 
-  for (const adapter of quirky) {
-    const box = el('input', { type: 'checkbox', id: `pick-${adapter.id}`, value: adapter.id });
-    box.addEventListener('change', update);
-    const haystack = [adapter.name, adapter.vendor, adapter.model, adapter.chipset_name, adapter.chipset,
-      ...(adapter.usb_ids || []).map((u) => `${u.vid}:${u.pid}`)].filter(Boolean).join(' ').toLowerCase();
-    list.append(el('li', { 'data-search': haystack },
-      box, ' ', el('label', { for: box.id }, adapter.name, ' ', el('span', { class: 'small' }, adapter.quirk_entries.join(', '))),
-      ' ', el('a', { href: `${form.dataset.adapterBase}${adapter.id}/`, class: 'small', 'aria-label': `${adapter.name}: details` }, 'details')));
-  }
+  for (const box of list.querySelectorAll('input[type="checkbox"]')) box.addEventListener('change', update);
 
   function applyFilter() {
     const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -60,7 +50,8 @@ async function init(form) {
       li.hidden = !match;
       if (match) shown += 1;
     }
-    pickStatus.textContent = `${shown} of ${quirky.length} adapters shown (of ${index.total} in the database; the others need no quirk by their reports).`;
+    pickStatus.textContent = pickStatus.dataset.shown.replace('{shown}', shown).replace('{count}', quirky.length)
+      .replace('{total}', index.total);
   }
   filter.addEventListener('input', applyFilter);
   typed.addEventListener('input', update);

@@ -70,7 +70,6 @@ export function initSearch(form) {
     selects[select.dataset.filter] = select;
     select.addEventListener('change', run);
   }
-  filterBox.hidden = false;
   // Only the page's main search owns the address bar (the 404 page's box prefills from the path instead).
   const ownsUrl = form.hasAttribute('data-address-state');
   const idNote = el('p', { class: 'search-id-note', hidden: '' });
@@ -163,7 +162,8 @@ export function initSearch(form) {
 
   // The pages of the chips and vendors a query names (readQuery): each chip's own page (the result of a search for
   // its name that is its page) and its adapters, and each vendor's adapters, by the search's own filters. A chip or
-  // vendor the visitor's filters already rule out adds nothing.
+  // vendor the visitor's filters already rule out adds nothing. Each asks for the name *with* its filter: every
+  // adapter page names its chip and vendor, and a search by filter alone would load every chunk of the index.
   async function leadResults(module, meant, filters) {
     const found = [];
     const data = async (search, count) => Promise.all(search.results.slice(0, count).map((r) => r.data()));
@@ -173,11 +173,11 @@ export function initSearch(form) {
         const own = (await data(await module.search(name), 5)).find((d) => d.url === `${form.dataset.chipsetBase}${id}/`);
         if (own) found.push(own);
       }
-      found.push(...await data(await module.search(null, { filters: { ...filters, chipset: name } }), 20));
+      found.push(...await data(await module.search(name, { filters: { ...filters, chipset: name } }), 20));
     }
     for (const label of meant.vendors) {
       if (filters.vendor && filters.vendor !== label) continue;
-      found.push(...await data(await module.search(null, { filters: { ...filters, vendor: label } }), 20));
+      found.push(...await data(await module.search(label, { filters: { ...filters, vendor: label } }), 20));
     }
     return found;
   }

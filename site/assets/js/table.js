@@ -30,17 +30,10 @@ function makeSortable(table) {
   return { headers, sortBy };
 }
 
-// On a phone the table shows only the name and two verdicts: a select sorts by any column, hidden ones too.
-function addSortSelect(tools, sortable) {
-  const label = document.createElement('label');
-  label.className = 'sort-control';
-  label.textContent = 'Sort by';
-  const select = document.createElement('select');
-  select.name = 'sort';
-  const none = document.createElement('option');
-  none.value = '';
-  none.textContent = 'as listed';
-  select.append(none);
+// On a phone the table shows only the name and two verdicts: a select sorts by any column, hidden ones too. The
+// page lays out the select (layouts/_partials/table-tools.html); this adds the table's columns to it.
+function fillSortSelect(tools, sortable) {
+  const select = tools.querySelector('select');
   sortable.headers.forEach((th, index) => {
     const option = document.createElement('option');
     option.value = String(index);
@@ -48,8 +41,6 @@ function addSortSelect(tools, sortable) {
     select.append(option);
   });
   select.addEventListener('change', () => { if (select.value) sortable.sortBy(Number(select.value), false); });
-  label.append(select);
-  tools.append(label);
 }
 
 export function initTables(root) {
@@ -57,11 +48,7 @@ export function initTables(root) {
   for (const table of root.querySelectorAll('table.sortable')) sortables.set(table, makeSortable(table));
   for (const tools of root.querySelectorAll('[data-table-tools]')) {
     const table = tools.nextElementSibling?.querySelector('table');
-    if (!table) continue;
-    if (sortables.get(table)) {
-      tools.hidden = false;
-      tools.classList.add('sort-only');
-      addSortSelect(tools, sortables.get(table));
-    }
+    if (table && sortables.get(table)) fillSortSelect(tools, sortables.get(table));
+    else tools.hidden = true;  // a table of one row has nothing to sort
   }
 }

@@ -2,7 +2,7 @@
 import re
 from typing import Any, Dict, Tuple
 
-from ...verdicts.engine import NOT_THE_ADAPTER, dmesg_trouble, effective_driver, evidence_driver, has_trouble
+from ..evidence import NOT_THE_ADAPTER, dmesg_trouble, effective_driver, evidence_driver, has_trouble
 from ..problems import Finding
 from . import rule
 

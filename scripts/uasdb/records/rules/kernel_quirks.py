@@ -4,76 +4,24 @@ Linux already sets flags for many IDs (data/kernel/linux-X.Y.yaml). A report tha
 to an ID Linux keeps off uas, or that needed a quirk Linux now applies by itself, is worth a look.
 Reports from a kernel older than the imported one are left alone: the built-in entry may be newer.
 """
-import re
-from typing import Dict, List, Optional, Tuple
+from typing import List, Tuple
 
-from ...verdicts.engine import HOST_PLATFORM, PLATFORMS
+from ..kernel_applies import Span, builtin_flags, not_older
+from ..kernel_applies import report_ids as report_ids_of
 from ..kernel_flags import flag_text
 from ..problems import WARNING, Finding
+from ..vocabulary import LINUX_HOSTS
 from . import rule
 
 
-def kernel_version(text: Optional[str]) -> Optional[Tuple[int, int]]:
-    """(6, 1) from '6.1.21-v8+'; None when there is no version to read."""
-    match = re.match(r"\s*(\d+)\.(\d+)", text or "")
-    return (int(match.group(1)), int(match.group(2))) if match else None
-
-
-def _not_older(report, table) -> bool:
-    """True when the report's kernel is the imported one or newer, or unknown."""
-    version = kernel_version(report.get("kernel"))
-    imported = kernel_version(table.version)
-    assert imported is not None, "the imported kernel table names its kernel's version"
-    return version is None or version >= imported
-
-
-Span = Optional[Tuple[str, str]]
-
-
 def report_ids(record, report) -> List[Tuple[str, str, Span]]:
-    """(vid, pid, bcdDevice span or None) the report is about; nothing when the record lists
-    several IDs and the report does not say which."""
-    listed = record.data.get("usb_ids", [])
-    if report.get("usb_id"):
-        vid, pid = report["usb_id"].split(":")
-        chosen = [u for u in listed if u.get("vid") == vid and u.get("pid") == pid] or [{"vid": vid, "pid": pid}]
-    elif len(listed) == 1:
-        chosen = listed
-    else:
-        return []
-    result = []
-    for usb_id in chosen:
-        listed_span = usb_id.get("bcd_device") or {}
-        if report.get("bcd_device"):
-            span: Span = (report["bcd_device"], report["bcd_device"])
-        elif listed_span.get("min") and listed_span.get("max"):
-            span = (listed_span["min"], listed_span["max"])
-        else:
-            span = None
-        result.append((usb_id["vid"], usb_id["pid"], span))
-    return result
-
-
-def builtin_flags(table, vid: str, pid: str, span: Span) -> Dict[str, str]:
-    """flag -> where Linux sets it (header:line), for flags that surely apply to this unit:
-    entries covering its whole bcdDevice span (every bcdDevice when it is unknown), outside any
-    #if, and runtime checks that look at nothing but the ID."""
-    found: Dict[str, str] = {}
-    for entry in table.entries_for(vid, pid):
-        if entry.condition is None and (entry.covers(*span) if span else entry.every_bcd):
-            for flag in entry.flags:
-                found.setdefault(flag, f"{entry.file}:{entry.line}")
-    for check in table.runtime_for(vid, pid):
-        if check.unconditional:
-            for flag in check.flags:
-                found.setdefault(flag, f"{check.file}:{check.line}")
-    return found
+    """(vid, pid, bcdDevice span or None) the report is about (records/kernel_applies.py, on the record's data)."""
+    return report_ids_of(record.data, report)
 
 
 def _linux_reports(record):
     for index, report in enumerate(record.data.get("reports", [])):
-        platform = HOST_PLATFORM.get(report.get("host"))
-        if platform and PLATFORMS[platform]["linux"]:
+        if report.get("host") in LINUX_HOSTS:  # a Pi of unknown model runs Linux too, though counted on no platform
             yield index, report
 
 
@@ -82,7 +30,7 @@ def _linux_reports(record):
 def kernel_quirk_contradicted(record, ctx):
     table = ctx.kernel
     for index, report in _linux_reports(record):
-        if not _not_older(report, table):
+        if not not_older(report, table):
             continue
         for vid, pid, span in report_ids(record, report):
             flags = builtin_flags(table, vid, pid, span)
@@ -112,7 +60,7 @@ def kernel_quirk_redundant(record, ctx):
     table = ctx.kernel
     for index, report in _linux_reports(record):
         letters = report.get("quirks")
-        if report.get("uas") != "works-with-quirk" or not letters or not _not_older(report, table):
+        if report.get("uas") != "works-with-quirk" or not letters or not not_older(report, table):
             continue
         for vid, pid, span in report_ids(record, report):
             flags = builtin_flags(table, vid, pid, span)

@@ -1,7 +1,9 @@
 """Reports: sourced, explained when negative, possible for the host."""
-from ...verdicts.engine import HOST_PLATFORM, PLATFORMS
-from ..problems import Finding
-from ..vocabulary import NO_UAS_HOSTS
+import re
+
+from ..evidence import TROUBLE_IN_DMESG
+from ..problems import WARNING, Finding
+from ..vocabulary import HOST_PLATFORM, HOST_TITLES, NO_UAS_HOSTS, PLATFORMS, UNPLACED_HOSTS
 from . import rule
 
 OLD_PI_HOSTS = NO_UAS_HOSTS
@@ -31,6 +33,40 @@ def failure_needs_explanation(record, ctx):
         if failed and not report.get("notes") and not report.get("evidence"):
             yield Finding(("reports", index, failed[0]), f"`{failed[0]}: {report[failed[0]]}` is not explained",
                           "add `notes:` saying what happened, or `evidence:` with the dmesg lines")
+
+
+# What a report's notes say happened, when it is a failure: kernel trouble (the engine's dmesg patterns) or the words
+# people use for a failed boot, a needed quirk, a drive dropping off or a hung system. Narrow on purpose: each hit is
+# a failure the report's fields should carry.
+FAILURE_IN_NOTES = re.compile(
+    r"\b(?:would not|did not|does not|could not|cannot|can't|refused? to|fail(?:ed|s)? to) boot\b"
+    r"|\bboot(?:ing)? (?:hung|hangs|stalled|failed)\b"
+    r"|\b(?:had to add|needs?|needed|requires?|required) (?:the |a |its )?(?:UAS )?quirk\b"
+    r"|\bdropped (?:off|from) the bus\b|\bdisconnect(?:ed|s)\b|\b(?:froze|hung|hard-locked|crashed)\b|\bI/O errors?\b",
+    re.IGNORECASE)
+# The fields that carry an outcome, and the words that say why a report carries none.
+OUTCOME_FIELDS = ("uas", "boot", "stability", "trim", "smart", "blamed_on")
+NO_OUTCOME_BECAUSE = re.compile(
+    r"\bno (?:UAS |boot )?(?:outcome|verdict)s?\b|\bnot counted\b|\bnot recorded\b|\bnot tied to UAS\b"
+    r"|\bnot the cause\b|\bnot (?:about )?the adapter\b|\bblames?\b|\bsays nothing\b", re.IGNORECASE)
+
+
+@rule("failure-needs-outcome", "a report whose notes tell of a failure carries an outcome (`uas`, `boot`, "
+      "`stability`, `trim`, `smart` or `blamed_on`), or its notes say why it carries none",
+      example='the notes tell of a failure ("dropped off the bus") but the report carries no outcome — set the '
+              "outcome the source gives (`uas`, `boot`, `stability`, `blamed_on`), or say in the notes why none is "
+              "recorded (\"so no UAS outcome is recorded\")")
+def failure_needs_outcome(record, ctx):
+    for index, report in enumerate(record.data.get("reports", [])):
+        notes = report.get("notes")
+        if not isinstance(notes, str) or any(key in report for key in OUTCOME_FIELDS):
+            continue
+        found = FAILURE_IN_NOTES.search(notes) or TROUBLE_IN_DMESG.search(notes)
+        if found and not NO_OUTCOME_BECAUSE.search(notes):
+            yield Finding(("reports", index, "notes"),
+                          f"the notes tell of a failure (\"{found.group(0)}\") but the report carries no outcome",
+                          "set the outcome the source gives (`uas`, `boot`, `stability`, `blamed_on`), or say in the "
+                          "notes why none is recorded (\"so no UAS outcome is recorded\")")
 
 
 @rule("old-pi-no-uas", "a Pi 3 or older cannot report UAS working (its USB host has no UAS)",
@@ -67,3 +103,22 @@ def workaround_needs_boot(record, ctx):
         if report.get("boot_workaround") and report.get("boot") != "works-with-workaround":
             yield Finding(("reports", index, "boot_workaround"), "a workaround is given but `boot` is not works-with-workaround",
                           "set `boot: works-with-workaround`")
+
+
+_RASPBERRY_PI = re.compile(r"\bRaspberry\s*Pi\b|\bRPi\s*[0-9]|\braspi\b", re.IGNORECASE)
+
+
+@rule("pi-filed-as-other-host", "a report from a Raspberry Pi is filed under a Pi host, never as another Linux computer",
+      severity=WARNING,
+      example='`host: linux-arm64`, but `host_detail` says the computer is a Raspberry Pi — use the Pi\'s host (`pi4`, '
+              '`pi5`, …), or `pi-unknown` when the source does not say which model')
+def pi_filed_as_other_host(record, ctx):
+    unknown = ", ".join(f"`{h}` ({HOST_TITLES[h]})" for h in UNPLACED_HOSTS)
+    for index, report in enumerate(record.data.get("reports", [])):
+        platform = HOST_PLATFORM.get(report.get("host"))
+        if platform is None or PLATFORMS[platform]["pi"] or not PLATFORMS[platform]["linux"]:
+            continue
+        if _RASPBERRY_PI.search(report.get("host_detail") or ""):
+            yield Finding(("reports", index, "host"),
+                          f"`host: {report['host']}`, but `host_detail` says the computer is a Raspberry Pi",
+                          f"use the Pi's host (`pi4`, `pi5`, …), or {unknown} when the source does not say which model")

@@ -1,0 +1,82 @@
+"""`make serve` (Hugo's server over the watcher's export): an edit that changes only a page's model (a report note,
+a firmware note) shows in the served page within a second, as an edit that also changes pages.json does."""
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+
+import pytest
+
+from uasdb.paths import REPO_ROOT
+from uasdb.publish.files import PAGES_JSON
+from uasdb.publish.sitebuild import hugo_binary, stage_site
+from uasdb.publish.watch import State, refresh
+
+pytestmark = pytest.mark.slow
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.read().decode("utf-8")
+
+
+@pytest.fixture
+def hugo_server(tmp_path):
+    """The fixture records exported by the watcher and served by Hugo's server as `make serve` runs it (no polling:
+    file-system events)."""
+    site_dir = stage_site(tmp_path)
+    data = tmp_path / "data"
+    shutil.copytree(REPO_ROOT / "tests" / "fixtures" / "site-data", data)
+    out = site_dir / "data" / "generated"
+    state = State()
+    assert refresh(out, [data], state) == []
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([str(hugo_binary()), "server", "--bind", "127.0.0.1", "--port", str(port),
+                               "--baseURL", url + "/"], cwd=site_dir,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(240):
+            try:
+                _get(url + "/adapters/")
+                break
+            except OSError:
+                time.sleep(0.25)
+        yield url, data, out, lambda: refresh(out, [data], state)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def _shows_within(url: str, text: str, seconds: float) -> float:
+    """Seconds until the page at `url` holds `text`; fails after `seconds`."""
+    start = time.monotonic()
+    while True:
+        elapsed = time.monotonic() - start
+        if text in _get(url):
+            return elapsed
+        assert elapsed < seconds, f"{url} does not show {text!r} {seconds} s after the export"
+        time.sleep(0.05)
+
+
+def test_a_model_only_edit_shows_in_the_served_page_within_a_second(hugo_server):
+    url, data, out, re_export = hugo_server
+    page = f"{url}/adapters/fixture-nice-sata/"
+    assert "Synthetic report for the site tests." in _get(page)
+    pages_before = (out / PAGES_JSON).read_bytes()
+    record = data / "adapters" / "fixture-nice-sata.yaml"
+    text = record.read_text(encoding="utf-8")
+    record.write_text(text.replace("Synthetic report for the site tests.", "A report note edited live.", 1),
+                      encoding="utf-8")
+    assert re_export() == []
+    # Only the model changed: a note is in no page's title, description or address, so pages.json is as it was.
+    assert (out / PAGES_JSON).read_bytes() == pages_before
+    _shows_within(page, "A report note edited live.", 1.0)
+    # The API serves the new text too: the page's model, and a file that is no page's model (every adapter).
+    assert "A report note edited live." in _get(f"{url}/api/v1/adapters/fixture-nice-sata.json")
+    _shows_within(f"{url}/api/v1/adapters.json", "A report note edited live.", 1.0)
