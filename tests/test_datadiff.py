@@ -66,10 +66,10 @@ def repo(tmp_path):
 def test_diff_between_two_commits(repo):
     text = diff("HEAD~1", "HEAD", repo)
     assert text.startswith("## Data changes: `HEAD~1` → `HEAD`\n\n2 adapter(s) added, 2 removed, 1 changed, 2 list move(s).\n")
-    assert "| `brand-new` brand-new enclosure | naughty | works | fails | untested |" in text
-    assert "| `new-name` new-name enclosure | — | works | untested | untested |" in text
-    assert "- `goes-away` goes-away enclosure\n" in text
-    assert "- `old-name` old-name enclosure (renamed to `new-name`)" in text
+    assert "| `brand-new` `brand-new enclosure` | naughty | works | fails | untested |" in text
+    assert "| `new-name` `new-name enclosure` | — | works | untested | untested |" in text
+    assert "- `goes-away` `goes-away enclosure`\n" in text
+    assert "- `old-name` `old-name enclosure` (renamed to `new-name`)" in text
     assert "| `gets-fixed` | naughty | naughty |" not in text  # still naughty: not a move
     assert "| `goes-away` | naughty | — |" in text and "| `brand-new` | — | naughty |" in text
     assert "| `gets-fixed` | Raspberry Pi 4 UAS | broken | works-with-quirk |" in text

@@ -9,3 +9,18 @@ DATA_DIR = REPO_ROOT / "data"
 SCHEMA_DIR = Path(os.environ["UASDB_SCHEMA_DIR"]) if os.environ.get("UASDB_SCHEMA_DIR") else REPO_ROOT / "schema"
 SITE_DIR = REPO_ROOT / "site"
 ISSUE_FORM = REPO_ROOT / ".github" / "ISSUE_TEMPLATE" / "adapter-report.yml"
+
+
+class OutsideFolder(ValueError):
+    """A file that would be written outside the folder it belongs in."""
+
+
+def inside(folder: Path, relative: str) -> Path:
+    """`folder`/`relative`, or OutsideFolder when that path resolves outside `folder` (`..`, an absolute path, a
+    symbolic link on the way). Every file the export, the watcher and the issue bot write goes through here, so
+    no text from a record or an issue decides where a file lands."""
+    base = Path(folder).resolve()
+    target = (base / relative).resolve()
+    if target == base or base not in target.parents:
+        raise OutsideFolder(f"{relative!r} would be written outside {folder}")
+    return Path(folder) / relative

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from urllib.parse import urlsplit
 
 import yaml as pyyaml
 
-from ..paths import DATA_DIR, REPO_ROOT, SITE_DIR
+from ..paths import DATA_DIR, REPO_ROOT, SITE_DIR, inside
 from ..probe import REPORT_END, REPORT_START_RE, find_usb_ids, parse_lsusb_tree, slugify, storage_interfaces
 from ..records.database import check
 from ..records.fmt import emit_record
@@ -42,6 +43,7 @@ from ..records.loader import CONFLICT_MARKER, load_text
 from ..records.problems import Problem
 from ..records.rules.links import url_problem
 from ..records.rules.quirks import repeated_letters
+from ..records.rules.removals import REMOVED_FILE
 from ..records.rules.text import INVISIBLE, character_name
 from ..records.schema import load_schema
 
@@ -56,7 +58,8 @@ def _heading(line: str) -> Optional[str]:
     label = line[4:].rstrip()
     return label or None
 
-ADAPTER_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+ADAPTER_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+MAX_ID = 80  # the schema's maxLength for an id (a longer name is no file to look for: the OS refuses it)
 
 
 @lru_cache(maxsize=1)
@@ -111,8 +114,11 @@ def form_fields(form_path: Path = FORM_PATH) -> Dict[str, Dict[str, Any]]:
             continue
         attributes = item["attributes"]
         options = [option_value(o) for o in attributes.get("options", []) if isinstance(o, str)]
+        # A checkbox group's required boxes (the consent to publish), by their labels.
+        ticks = [o["label"] for o in attributes.get("options", []) if isinstance(o, dict) and o.get("required")]
         fields[item["id"]] = {"label": attributes["label"], "type": item["type"], "options": options,
-                              "required": bool(item.get("validations", {}).get("required"))}
+                              "required": bool(item.get("validations", {}).get("required")) or bool(ticks),
+                              "required_ticks": ticks}
     return fields
 
 
@@ -186,12 +192,31 @@ def parse_issue(body: str, path: str = "issue", form_path: Path = FORM_PATH) -> 
                                       "open the issue from the 'Adapter report' form, or keep its `### ` headings", "issue-not-a-form"))
         return issue
     for field_id, spec in fields.items():
-        if field_id in sections or spec["type"] == "checkboxes":
+        if spec["type"] == "checkboxes":
+            _check_ticks(issue, field_id, spec)
+            continue
+        if field_id in sections:
             continue
         if spec["required"]:
             issue.problems.append(Problem(path, 1, 1, (spec["label"],), f"the section `### {spec['label']}` is missing",
                                           "edit the issue and put the heading back with an answer under it", "issue-missing-section"))
     return issue
+
+
+def _check_ticks(issue: Issue, field_id: str, spec: Dict[str, Any]) -> None:
+    """Every required box of a checkbox group is ticked (`- [X] label`). GitHub enforces it only when the issue is
+    opened through the form: an issue edited afterwards, or opened through the API, can untick it or drop it."""
+    lines = (issue.value(field_id) or "").split("\n")
+    ticked = {line.strip()[6:].strip() for line in lines if line.strip()[:6].lower() == "- [x] "}
+    missing = [label for label in spec["required_ticks"] if label not in ticked]
+    if not missing:
+        return
+    where = "is unticked" if field_id in issue.sections else "is missing"
+    issue.problems.append(Problem(issue.path, issue.line(field_id), 1, (spec["label"],),
+                                  f"the required box `{missing[0][:60]}` under `### {spec['label']}` {where}: "
+                                  "without it the report may not be published",
+                                  f"edit the issue and tick the box under `### {spec['label']}` (`- [X] …`), "
+                                  "if what it says is true", "issue-consent"))
 
 
 @dataclass
@@ -279,6 +304,27 @@ def _empty_fields(value, path: str = "") -> List[str]:
     return []
 
 
+# One entry of a usb-storage.quirks= list, as the kernel reads it: vid:pid:letters (the letters may be none).
+QUIRK_ENTRY = re.compile(r"([0-9a-f]{4}):([0-9a-f]{4}):([a-z]*)")
+QUIRK_LETTERS = re.compile(r"[a-z]{1,26}")
+QUIRKS_PARAMETER = "usb-storage.quirks="
+
+
+def quirk_answer(answer: str, usb_id: Optional[str]) -> Optional[str]:
+    """The quirk letters of this report's answer, or None: bare letters (`u`), or one quirk entry (optionally after
+    `usb-storage.quirks=`) whose ID is the report's own. A list of entries, or an entry for another ID, is refused:
+    its letters belong to another adapter."""
+    text = answer.strip().lower()
+    if QUIRK_LETTERS.fullmatch(text):
+        return text
+    if text.startswith(QUIRKS_PARAMETER):
+        text = text[len(QUIRKS_PARAMETER):]
+    entry = QUIRK_ENTRY.fullmatch(text)
+    if entry is None or usb_id is None or f"{entry.group(1)}:{entry.group(2)}" != usb_id or not entry.group(3):
+        return None
+    return entry.group(3)
+
+
 def build_report(issue: Issue, author: Optional[str], date: datetime.date) -> Tuple[Optional[str], Dict[str, Any]]:
     """(usb_id, report) from the issue; problems go to issue.problems."""
     raw_id = issue.value("usb_id")
@@ -313,9 +359,10 @@ def build_report(issue: Issue, author: Optional[str], date: datetime.date) -> Tu
         issue.problem("host", "the computer is not given", "choose it in the Computer dropdown", "issue-host")
     quirks = issue.value("quirks")
     if quirks:
-        flags = quirks.strip().split(":")[-1].strip().lower()
-        if not re.fullmatch(r"[a-z]{1,26}", flags):
-            issue.problem("quirks", f"`{quirks}` is not a set of quirk letters", "write only the letters, e.g. u", "issue-quirks")
+        flags = quirk_answer(quirks, usb_id)
+        if flags is None:
+            issue.problem("quirks", f"`{quirks[:60]}` is not a set of quirk letters for {usb_id or 'this USB ID'}",
+                          f"write only the letters, e.g. u (or the one entry {usb_id or 'vid:pid'}:u)", "issue-quirks")
         elif repeated := repeated_letters(flags):
             issue.problem("quirks", *repeated, "issue-quirks")
         else:
@@ -386,8 +433,8 @@ def find_target(issue: Issue, usb_id: Optional[str], data_dir: Path) -> Optional
         adapter_id = named if ADAPTER_ID.match(named) else _adapter_from_address(issue, named)
         if adapter_id is None:
             return None
-        path = adapters / f"{adapter_id}.yaml"
-        if not path.is_file():
+        path = inside(adapters, f"{adapter_id}.yaml")
+        if len(adapter_id) > MAX_ID or not path.is_file():
             issue.problem("adapter", f"there is no adapter `{adapter_id}` in the database",
                           "check the id on the adapter's page, or leave the field empty for a new adapter", "issue-adapter")
             return None
@@ -396,7 +443,7 @@ def find_target(issue: Issue, usb_id: Optional[str], data_dir: Path) -> Optional
     name = issue.value("name")
     if not name:
         if len(sharing) == 1:
-            return Target(sharing[0], adapters / f"{sharing[0]}.yaml", False,
+            return Target(sharing[0], inside(adapters, f"{sharing[0]}.yaml"), False,
                           [f"{usb_id} is only listed for `{sharing[0]}`, so the report was added there; "
                            "a reviewer should check that it is the same product."])
         if sharing:
@@ -415,7 +462,7 @@ def find_target(issue: Issue, usb_id: Optional[str], data_dir: Path) -> Optional
     if not adapter_id:
         issue.problem("name", f"`{name}` gives no usable id", "use letters or digits in the name", "issue-new-adapter")
         return None
-    path = adapters / f"{adapter_id}.yaml"
+    path = inside(adapters, f"{adapter_id}.yaml")
     if path.exists():
         issue.problem("name", f"`{adapter_id}` already exists in the database",
                       f"if it is the same product, put `{adapter_id}` in `Adapter in uasdb`; otherwise make the name more specific",
@@ -484,15 +531,42 @@ def appended_text(existing: str, report: Dict[str, Any], path: Path) -> str:
 
 
 def _validate(text: str, adapter_id: str, data_dir: Path) -> List[Problem]:
-    """Schema and rule problems of the resulting record, checked as `uasdb validate` would."""
+    """Schema and rule problems of the resulting record, checked as `uasdb validate` would: against the whole tree
+    (every other adapter, the chipsets, the distributions, the removal notes), so an id that is another record's
+    alias, or a removed record's id, is refused here and not by the next run of `validate`."""
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "adapters" / f"{adapter_id}.yaml"
+        tree = Path(tmp)
+        path = inside(tree / "adapters", f"{adapter_id}.yaml")
         path.parent.mkdir()
+        for other in (data_dir / "adapters").glob("*.yaml"):
+            if other.name != path.name and other.is_file() and not other.is_symlink():
+                shutil.copyfile(other, tree / "adapters" / other.name)
         path.write_text(text, encoding="utf-8")
-        # The record's chipset resolves in its own tree: point that tree's chipsets at the real ones.
-        (Path(tmp) / "chipsets").symlink_to((data_dir / "chipsets").resolve(), target_is_directory=True)
-        result = check([path])
-    return [p for p in result.problems if p.severity == "error"]
+        for folder in ("chipsets", "distributions"):
+            if (data_dir / folder).is_dir():
+                (tree / folder).symlink_to((data_dir / folder).resolve(), target_is_directory=True)
+        if (data_dir / REMOVED_FILE).is_file():
+            shutil.copyfile(data_dir / REMOVED_FILE, tree / REMOVED_FILE)
+        found = [p for p in check([tree]).problems if p.severity == "error"]
+        own = [p for p in found if Path(p.file).name == path.name and "adapters" in Path(p.file).parts]
+        # A clash is reported on the record that claims a name second, which may be another file: count what the
+        # tree without this change does not already have (other records' own problems are not this issue's).
+        others = [p for p in found if p not in own]
+        if others:
+            before = {_tree_key(p, data_dir) for p in check([data_dir]).problems if p.severity == "error"}
+            own += [p for p in others if _tree_key(p, tree) not in before]
+    return own
+
+
+def _tree_key(problem: Problem, root: Path):
+    """A problem as it reads in any copy of the tree: its file relative to the tree, paths in the message too."""
+    message = problem.message.replace(str(root), "").replace(str(root.resolve()), "")
+    file = Path(problem.file)
+    try:
+        file = file.resolve().relative_to(root.resolve())
+    except ValueError:
+        file = Path(*file.parts[-2:])
+    return str(file), problem.field, problem.rule, message
 
 
 @dataclass
@@ -611,7 +685,8 @@ def run_from_issue(source: str, author: Optional[str], date: Optional[str], writ
     if summary_path:
         Path(summary_path).write_text(summary(outcome, issue_number), encoding="utf-8")
     if write:
-        outcome.target.path.write_text(outcome.text, encoding="utf-8")
+        adapters = Path(data_dir) / "adapters" if data_dir else DATA_DIR / "adapters"
+        inside(adapters, f"{outcome.target.adapter_id}.yaml").write_text(outcome.text, encoding="utf-8")
         verb = "created" if outcome.target.new else "added a report to"
         print(f"{verb} {outcome.target.path}")
     else:

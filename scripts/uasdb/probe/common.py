@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 
 PROBE_VERSION = "1"
 SITE_URL = "https://uasdb.github.io"
@@ -19,6 +18,31 @@ LINK_SPEEDS = {"480": "480M", "5000": "5000M", "10000": "10000M", "20000": "2000
 STORAGE_DRIVERS = ("uas", "usb-storage")
 
 
+# The one text-safety set: every character a reader cannot see but a program still reads. The validator's
+# `text-safe` rule (records/rules/text.py) refuses it in every field of every record, the issue bot in every answer,
+# and `printable` below escapes it in everything the probe prints, so the probe never prints what the bot refuses.
+# It lives here because the probe ships as one standard-library file (publish/probebuild.py) and the rest of uasdb
+# may import from the probe, not the other way round:
+# - the C0 and C1 controls and DEL (tab and newline are judged separately, by field);
+# - Unicode's format characters (category Cf): bidirectional controls that make text read differently from what it
+#   is ("Trojan Source"), zero-width space, joiners and non-joiners, word joiner, soft hyphen, the byte-order mark,
+#   invisible operators, and the tag characters that spell hidden text;
+# - line and paragraph separators (U+2028, U+2029; NEL U+0085 is a C1 control), which some YAML readers and
+#   JavaScript take for line breaks;
+# - the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), letters that draw as blanks, and the whole tag block
+#   (U+E0000-U+E007F), its unassigned code points included;
+# - the Unicode noncharacters (U+FDD0-U+FDEF and the last two code points of every plane, U+FFFE and U+FFFF among
+#   them) and lone surrogates, which XML forbids: one in a record made atom.xml not well-formed.
+# tests/rules/test_text.py checks the set against Python's Unicode tables, so a newer Unicode's format characters
+# cannot slip through unnoticed.
+INVISIBLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160"
+    "\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ud800-\udfff\ufdd0-\ufdef\ufeff\uffa0"
+    "\ufff9-\ufffb\ufffe\uffff"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e007f"
+    + "".join(f"\\U{plane:04x}fffe\\U{plane:04x}ffff" for plane in range(1, 17)) + "]")
+
+
 def printable(text: str, lines: bool = False) -> str:
     """`text` made safe to print on a terminal: every control character (C0, DEL, C1: ESC starts the sequences
     that clear or rewrite what the user is asked to check), every invisible format character (U+202E and the other
@@ -27,10 +51,9 @@ def printable(text: str, lines: bool = False) -> str:
     value has its line breaks escaped too, so it cannot forge lines of its own; with `lines`, the text is command
     output whose newlines and tabs are its own."""
     kept = "\n\t" if lines else ""
-    if text.isprintable() and not any(ch in text for ch in "\u2028\u2029"):
+    if text.isprintable() and not INVISIBLE.search(text):
         return text
-    return "".join(ch if ch in kept or (ch.isprintable() and unicodedata.category(ch) not in ("Cf", "Zl", "Zp"))
-                   else _escape(ch) for ch in text)
+    return "".join(ch if ch in kept or (ch.isprintable() and not INVISIBLE.match(ch)) else _escape(ch) for ch in text)
 
 
 def _escape(character: str) -> str:

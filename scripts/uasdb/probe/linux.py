@@ -7,7 +7,7 @@ import platform
 import re
 import struct
 from pathlib import Path
-from typing import Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from .common import LINK_SPEEDS, MASS_STORAGE_CLASS, PROTOCOL_UAS, ProbeError, printable
 from .parsers import parse_dmesg
@@ -187,7 +187,12 @@ def os_release(env: Env) -> Optional[str]:
     text = env.read("etc/os-release") or env.read("usr/lib/os-release")
     if not text:
         return None
-    values = dict(re.findall(r'^([A-Z_]+)="?(.*?)"?\s*$', text, re.M))
+    # Each line stripped first: `"?\s*$` after a lazy value re-read the trailing blanks at every step.
+    values: Dict[str, str] = {}
+    for line in text.splitlines():
+        found = re.fullmatch(r'([A-Z_]+)="?(.*?)"?', line.rstrip())
+        if found:
+            values[found.group(1)] = found.group(2)
     name = printable(values.get("PRETTY_NAME") or values.get("NAME") or "") or None
     if name and env.path("etc/rpi-issue").exists():
         name = f"Raspberry Pi OS, {name}"  # Raspberry Pi OS reports itself as Debian

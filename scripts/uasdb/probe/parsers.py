@@ -71,6 +71,8 @@ DIGITS = re.compile(r"^[0-9]+$")  # ASCII digits only, like /^\d+$/ in JavaScrip
 MAX_POWER = re.compile(r"^[0-9]+mA$")
 BCD_DOTTED = re.compile(r"^([0-9a-fA-F]{1,2})\.([0-9a-fA-F]{2})$")
 HEX_NUMBER = re.compile(r"^[0-9a-fA-F]+$")
+# `idVendor 0x152d JMicron ...`: four hex digits and nothing else; any other value is not an ID.
+LSUSB_V_ID = re.compile(r"0x([0-9a-fA-F]{4})")
 BARE_USB_ID = re.compile(r"(?<![0-9a-fA-Fx:])([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?![0-9a-fA-F:])")
 # Spellings Windows and C sources print: VID_152D&PID_0578, 0x152d 0x0578, 0x152d:0x0578.
 OTHER_USB_ID = re.compile(r"VID_([0-9a-fA-F]{4})&PID_([0-9a-fA-F]{4})|\b0x([0-9a-fA-F]{4})[ :]0x([0-9a-fA-F]{4})\b")
@@ -209,8 +211,9 @@ def parse_lsusb_verbose(text: str) -> List[Dict[str, Any]]:
             continue
         current = current or start()
         name, value, rest = field
-        if name in ("idVendor", "idProduct") and value.lower().startswith("0x"):
-            current["vid" if name == "idVendor" else "pid"] = value[2:].lower()
+        usb_id = LSUSB_V_ID.fullmatch(value) if name in ("idVendor", "idProduct") else None
+        if usb_id:
+            current["vid" if name == "idVendor" else "pid"] = usb_id.group(1).lower()
         elif name in ("bcdDevice", "bcdUSB"):
             current["bcd_device" if name == "bcdDevice" else "bcd_usb"] = bcd_from_dotted(value)
         elif name in ("iManufacturer", "iProduct", "iSerial"):

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
 
-from ..paths import DATA_DIR, REPO_ROOT
+from ..paths import DATA_DIR, REPO_ROOT, OutsideFolder, inside
 from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
 from ..records.reference import KernelTable, ReferenceDataError, load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
@@ -443,7 +443,7 @@ def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
     if out_dir.exists():
         shutil.rmtree(out_dir)
     for relative, parts in export_files(site, generated_at):
-        path = out_dir / relative
+        path = inside(out_dir, relative)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("w", encoding="utf-8") as out:
             out.writelines(parts)
@@ -502,6 +502,9 @@ def run_export(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None) -> int
         return 1
     except api_index.ApiDocError as error:
         print(f"error: cannot write the /api/v1/ page: {error}", file=sys.stderr)
+        return 1
+    except OutsideFolder as error:
+        print(f"error: export refused: {error} (run `uasdb validate`)", file=sys.stderr)
         return 1
     if site is None:
         return 1

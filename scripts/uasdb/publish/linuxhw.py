@@ -40,7 +40,7 @@ _DISK = re.compile(r"sata|\bide\b|hdd|hard ?dis|\bdisk drive|elements|passport|m
                    r"portable|external|bridge|ssd|enclosure|dock|storage contro", re.I)
 _OUT_OF_SCOPE = (
     ("card reader", re.compile(r"card ?reader|reader|\bcrw\b|sd/mmc|\bsd\b|microsd|multi.?card|ms/ms-pro|"
-                               r"cardreader|card controller|\d+-in-\d+", re.I)),
+                               r"cardreader|card controller|(?<!\d)\d+-in-\d+", re.I)),
     ("flash drive", re.compile(r"flash|cruzer|datatraveler|\bdt\d|jetflash|\bultra\b|udisk|usb disk|store n go|"
                                r"handy steno|jumpdrive|transmemory|patriot memory|silicon-power|mobile c31|nand|"
                                r"\bdisk 2\.0|^transcend$", re.I)),

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .. import relax_gc
-from ..paths import DATA_DIR
+from ..paths import DATA_DIR, inside
 from ..records.database import LoadCache
 from .export import BuildCache, export_files, prepare, record_folders
 from .files import COMMON_JSON, EncodeMemo
@@ -36,9 +36,11 @@ def snapshot(trees: Sequence[Path]) -> Snapshot:
     seen: Snapshot = {}
     for tree in trees:
         for path in Path(tree).rglob("*"):
-            if path.is_file():
-                stat = path.stat()
-                seen[str(path)] = (stat.st_mtime_ns, stat.st_size)
+            try:  # a file deleted since it was listed, a dangling link: seen as they are, never fatal
+                info = path.lstat()
+            except OSError:
+                continue
+            seen[str(path)] = (info.st_mtime_ns, info.st_size)
     return seen
 
 
@@ -78,7 +80,7 @@ def _sync(out_dir: Path, files: Iterable[Tuple[str, List[str]]], state: State) -
     for relative, parts in files:
         text = "".join(parts)
         produced.add(relative)
-        path = out_dir / relative
+        path = inside(out_dir, relative)
         if relative in existing:
             known = state.written.get(relative)
             if known is None:
@@ -90,7 +92,7 @@ def _sync(out_dir: Path, files: Iterable[Tuple[str, List[str]]], state: State) -
         state.written[relative] = text
         changed += 1
     for relative in sorted(existing - produced):
-        (out_dir / relative).unlink()
+        inside(out_dir, relative).unlink()
         state.written.pop(relative, None)
         changed += 1
     return changed
@@ -101,7 +103,7 @@ def _replace(out_dir: Path, relative: str, text: str) -> None:
     file. Hugo's server reads a file as soon as it changes; a large file takes a moment to write, and Hugo once
     read one half-written (an empty export, then no further rebuild). Hugo mounts the folders (data/, api/, static/),
     not the files, so it sees the renamed file as the change it is."""
-    path = out_dir / relative
+    path = inside(out_dir, relative)
     path.parent.mkdir(parents=True, exist_ok=True)
     staging = out_dir / f".writing-{os.getpid()}"
     staging.write_text(text, encoding="utf-8")
@@ -114,26 +116,45 @@ def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None, state: Op
     out_dir = Path(out_dir)
     state = state or State()
     captured = io.StringIO()
-    with contextlib.redirect_stderr(captured):
-        prepared = prepare(data_dirs, cache=state.cache, build_cache=state.build)
-    problems = [line for line in captured.getvalue().splitlines() if line.strip()]
-    if prepared is None:
-        common_json = out_dir / COMMON_JSON
-        if common_json.is_file():  # keep the last good data, and say what is wrong on every page
-            payload = json.loads(common_json.read_text(encoding="utf-8"))
-            payload["serve_errors"] = problems
-            _replace(out_dir, COMMON_JSON, json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n")
-            state.written.pop(COMMON_JSON, None)
-        return problems or ["export refused the data (run `uasdb validate`)"]
-    catalog, generated_at = prepared
-    state.generated_at = state.generated_at or generated_at
-    _sync(out_dir, export_files(catalog, state.generated_at, memo=state.memo), state)
+    try:
+        with contextlib.redirect_stderr(captured):
+            prepared = prepare(data_dirs, cache=state.cache, build_cache=state.build)
+        problems = [line for line in captured.getvalue().splitlines() if line.strip()]
+        if prepared is None:
+            return _keep_last_good(out_dir, state, problems or ["export refused the data (run `uasdb validate`)"])
+        catalog, generated_at = prepared
+        state.generated_at = state.generated_at or generated_at
+        # Every file is rendered before the first is written, so a failure part-way leaves the last good export.
+        files = [(relative, ["".join(parts)]) for relative, parts in export_files(catalog, state.generated_at, memo=state.memo)]
+        for relative, _ in files:
+            inside(out_dir, relative)
+        _sync(out_dir, files, state)
+    except Exception as error:  # noqa: BLE001 - the watcher outlives whatever the file system or the data does
+        problems = [line for line in captured.getvalue().splitlines() if line.strip()]
+        problem = f"export failed: {type(error).__name__}: {error} (the next change to data/ tries again)"
+        # The cache may hold what was read half-way: start the next export from nothing.
+        state.cache, state.build, state.memo, state.written = LoadCache(), BuildCache(), EncodeMemo(), {}
+        try:
+            return _keep_last_good(out_dir, state, problems + [problem])
+        except Exception:  # noqa: BLE001 - not even the overlay could be written: the terminal still says it
+            return problems + [problem]
     return []
+
+
+def _keep_last_good(out_dir: Path, state: State, problems: List[str]) -> List[str]:
+    """Keep the last good data, and say what is wrong on every page (OUT/data/common.json's `serve_errors`)."""
+    common_json = out_dir / COMMON_JSON
+    if common_json.is_file():
+        payload = json.loads(common_json.read_text(encoding="utf-8"))
+        payload["serve_errors"] = problems
+        _replace(out_dir, COMMON_JSON, json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n")
+        state.written.pop(COMMON_JSON, None)
+    return problems
 
 
 def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECONDS, once: bool = False) -> int:
     trees = [Path(d) for d in data_dirs]
-    last = snapshot(trees)
+    last = _poll(trees)
     state = State()
     folders = record_folders(trees)
     if folders:
@@ -145,7 +166,7 @@ def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECON
     while True:
         time.sleep(max(interval, 10 * took))
         started = time.monotonic()
-        now = snapshot(trees)
+        now = _poll(trees)
         took = time.monotonic() - started
         if now == last:
             continue
@@ -155,6 +176,16 @@ def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECON
         _tell(problems, "data changed", time.monotonic() - began)
         if once:
             return 1 if problems else 0
+
+
+def _poll(trees: Sequence[Path]) -> Snapshot:
+    """The snapshot, or (when even listing the trees fails) a marker that differs from every snapshot, after
+    saying why: the next poll tries again."""
+    try:
+        return snapshot(trees)
+    except Exception as error:  # noqa: BLE001 - a tree that vanished (or worse) is said, and polled again
+        _tell([f"cannot read the data folders: {type(error).__name__}: {error}"], "data changed")
+        return {"": (-1, -1)}
 
 
 def _tell(problems: List[str], what: str, spent: Optional[float] = None) -> None:

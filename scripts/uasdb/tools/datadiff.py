@@ -7,6 +7,7 @@ nice lists, the quirk line, and reports added or removed.
 """
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -156,11 +157,11 @@ def _field_changes(before: Dict[str, Any], after: Dict[str, Any]) -> List[str]:
         if key == "reports" or before.get(key) == after.get(key):
             continue
         if key not in before:
-            changes.append(f"`{key}` added")
+            changes.append(f"{_escape(key)} added")
         elif key not in after:
-            changes.append(f"`{key}` removed")
+            changes.append(f"{_escape(key)} removed")
         else:
-            changes.append(f"`{key}` changed")
+            changes.append(f"{_escape(key)} changed")
     return changes
 
 
@@ -169,7 +170,7 @@ def _cell(value: Optional[str]) -> str:
 
 
 def render(summary: Summary, base_ref: str, head_label: str) -> str:
-    lines = [f"## Data changes: `{base_ref}` → {head_label}", ""]
+    lines = [f"## Data changes: {_escape(base_ref)} → {head_label}", ""]
     if summary.empty:
         return "\n".join(lines + ["No change to the adapters or chipsets in `data/`.", ""])
     changed = len({i for i, _ in summary.other} | {v[0] for v in summary.verdicts})
@@ -178,55 +179,65 @@ def render(summary: Summary, base_ref: str, head_label: str) -> str:
     lines += [", ".join(counts) + ".", ""]
     if summary.unreadable:
         lines += ["### Files that cannot be read", ""]
-        lines += [f"- `data/adapters/{i}.yaml`: run `uasdb validate` to see why" for i in summary.unreadable] + [""]
+        lines += [f"- {_escape(f'data/adapters/{i}.yaml')}: run `uasdb validate` to see why" for i in summary.unreadable] + [""]
     if summary.added:
         lines += ["### Added", "", "| adapter | list | Pi 4 UAS | Pi 4 boot | Pi 5 UAS |", "|---|---|---|---|---|"]
         for adapter_id, record in summary.added:
             verdict = _verdict(record)
             if verdict:
-                lines.append(f"| `{adapter_id}` {_escape(record.get('name', ''))} | {_cell(verdict.listing)} | "
+                lines.append(f"| {_escape(adapter_id)} {_escape(record.get('name', ''))} | {_cell(verdict.listing)} | "
                              f"{verdict.uas['pi4'].verdict} | {verdict.boot['pi4'].verdict} | {verdict.uas['pi5'].verdict} |")
             else:
-                lines.append(f"| `{adapter_id}` | ? | ? | ? | ? |")
+                lines.append(f"| {_escape(adapter_id)} | ? | ? | ? | ? |")
         lines.append("")
     if summary.removed:
         lines += ["### Removed", ""]
         for adapter_id, record, renamed in summary.removed:
-            tail = f" (renamed to `{renamed}`)" if renamed else ""
-            lines.append(f"- `{adapter_id}` {_escape(record.get('name', ''))}{tail}")
+            tail = f" (renamed to {_escape(renamed)})" if renamed else ""
+            lines.append(f"- {_escape(adapter_id)} {_escape(record.get('name', ''))}{tail}")
         lines.append("")
     if summary.list_moves:
         lines += ["### List moves", "", "| adapter | before | after |", "|---|---|---|"]
-        lines += [f"| `{i}` | {_cell(a)} | {_cell(b)} |" for i, a, b in summary.list_moves] + [""]
+        lines += [f"| {_escape(i)} | {_cell(a)} | {_cell(b)} |" for i, a, b in summary.list_moves] + [""]
     if summary.verdicts:
         lines += ["### Verdicts changed", "", "| adapter | what | before | after |", "|---|---|---|---|"]
-        lines += [f"| `{i}` | {what} | {a} | {b} |" for i, what, a, b in summary.verdicts] + [""]
+        lines += [f"| {_escape(i)} | {what} | {a} | {b} |" for i, what, a, b in summary.verdicts] + [""]
     if summary.quirks:
         lines += ["### Quirk line changed", ""]
         for adapter_id, old, new in summary.quirks:
-            lines.append(f"- `{adapter_id}`: `{old or 'none'}` → `{new or 'none'}`")
+            lines.append(f"- {_escape(adapter_id)}: {_escape(old or 'none')} → {_escape(new or 'none')}")
         lines.append("")
     if summary.other:
         lines += ["### Other changes", ""]
         grouped: Dict[str, List[str]] = {}
         for adapter_id, text in summary.other:
             grouped.setdefault(adapter_id, []).append(text)
-        lines += [f"- `{i}`: " + "; ".join(texts) for i, texts in grouped.items()] + [""]
+        lines += [f"- {_escape(i)}: " + "; ".join(texts) for i, texts in grouped.items()] + [""]
     if summary.chipsets_added or summary.chipsets_removed:
         lines += ["### Chipsets", ""]
-        lines += [f"- added `{c}`" for c in summary.chipsets_added] + [f"- removed `{c}`" for c in summary.chipsets_removed] + [""]
+        lines += [f"- added {_escape(c)}" for c in summary.chipsets_added] + [f"- removed {_escape(c)}" for c in summary.chipsets_removed] + [""]
     return "\n".join(lines)
 
 
-def _escape(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+def _escape(text: Any) -> str:
+    """Text from a record (a name, an id, a field name) as a Markdown code span: the job summary is Markdown and
+    HTML, and a name must not become a link, an image or a tag there. The fence is longer than any run of
+    backticks in the text; `|` is escaped so a table cell holds (GFM reads `\\|` as a pipe inside code too); line
+    breaks become spaces. Computed words (verdicts, list names) are written as they are."""
+    text = " ".join(str(text).split("\n")).replace("\r", " ").replace("|", "\\|")
+    if not text:
+        return ""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ")) else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def diff(base_ref: str, head_ref: Optional[str] = None, repo: Optional[Path] = None) -> str:
     repo = repo or REPO_ROOT
     base = load_side(repo, base_ref)
     head = load_side(repo, head_ref)
-    return render(compare(base, head), base_ref, f"`{head_ref}`" if head_ref else "this change")
+    return render(compare(base, head), base_ref, _escape(head_ref) if head_ref else "this change")
 
 
 def run_diff(base_ref: str, head_ref: Optional[str], repo: Optional[Path]) -> int:

@@ -138,6 +138,10 @@ function settleDriver(device) {
 // the device it is about: the one whose `usb 2-1:` port it names, else the only storage device in the paste.
 // Lines no device can be pinned on are returned as `unassigned`. Unplugging (`USB disconnect`) is not trouble.
 // Each kind as [one, many] for the words "1 reset", "2 resets", "1 device taken offline".
+// Is `key` one of `table`'s own keys? A key read from a link or a paste ("constructor", "__proto__", "toString")
+// must never find what every object inherits.
+export const hasKey = (table, key) => typeof key === 'string' && Object.hasOwn(table, key);
+
 export const TROUBLE_KINDS = { reset: ['reset', 'resets'], 'io-error': ['I/O error', 'I/O errors'],
   hang: ['hung task', 'hung tasks'], offline: ['device taken offline', 'devices taken offline'],
   timeout: ['aborted or timed-out command', 'aborted or timed-out commands'], power: ['power warning', 'power warnings'] };
@@ -147,7 +151,7 @@ export function troubleFor(found) {
   const unassigned = [];
   const storage = found.devices.filter((d) => d.storage);
   for (const event of found.trouble) {
-    if (!TROUBLE_KINDS[event.kind]) continue;
+    if (!hasKey(TROUBLE_KINDS, event.kind)) continue;
     let owner = null;
     if ('owner' in event) { // read from a result's address (resultFromQuery), where the owner was settled already
       owner = event.owner ? found.devices.find((d) => d.id === event.owner) || null : null;
@@ -219,13 +223,17 @@ function troubleCounts(events) {
   return [...counts].map(([kind, n]) => `${kind}:${n}`);
 }
 
+// A link value: percent-encoded (so no text can add a parameter of its own), the format's `,` and `:` kept readable.
+const linkValue = (text) => encodeURIComponent(text).replace(/%2C/g, ',').replace(/%3A/g, ':');
+
 export function resultQuery(found) {
   const params = [];
   if (found.host && TOKEN.host.test(found.host)) params.push(`host=${found.host}`);
   const trouble = troubleFor(found);
   for (const d of found.devices) {
+    if (!TOKEN.id.test(d.id)) continue; // what is not an ID is not written into the link
     const parts = [d.id];
-    const letters = d.sources.map((s) => SOURCE_LETTERS[s]).filter(Boolean).join('');
+    const letters = d.sources.filter((s) => hasKey(SOURCE_LETTERS, s)).map((s) => SOURCE_LETTERS[s]).join('');
     if (letters) parts.push(`from:${letters}`);
     if (d.storage) parts.push('disk');
     for (const driver of d.drivers) if (TOKEN.driver.test(driver)) parts.push(`drv:${driver}`);
@@ -234,17 +242,17 @@ export function resultQuery(found) {
     if (Number.isInteger(d.max_power_ma)) parts.push(`ma:${d.max_power_ma}`);
     if (Number.isInteger(d.max_streams)) parts.push(`streams:${d.max_streams}`);
     if (d.offers_uas !== null) parts.push(`uas:${d.offers_uas ? 'yes' : 'no'}`);
-    if (d.uas_refused) parts.push(`refused:${d.uas_refused}`);
+    if (d.uas_refused === 'blacklisted' || d.uas_refused === 'ignored') parts.push(`refused:${d.uas_refused}`);
     parts.push(...troubleCounts(trouble.byId.get(d.id) || []));
-    params.push(`d=${parts.join(',')}`);
+    params.push(`d=${linkValue(parts.join(','))}`);
   }
   const quirks = found.quirks.filter((q) => TOKEN.id.test(q.id) && TOKEN.letters.test(q.letters));
-  if (quirks.length) params.push(`q=${quirks.map((q) => `${q.id}:${q.letters}`).join(',')}`);
-  if (trouble.unassigned.length) params.push(`x=${troubleCounts(trouble.unassigned).join(',')}`);
+  if (quirks.length) params.push(`q=${linkValue(quirks.slice(0, MOST_DEVICES).map((q) => `${q.id}:${q.letters}`).join(','))}`);
+  if (trouble.unassigned.length) params.push(`x=${linkValue(troubleCounts(trouble.unassigned).join(','))}`);
   for (const o of found.orphans) {
     const driver = o.driver && TOKEN.driver.test(o.driver) ? o.driver : '-';
     const speed = o.speed && TOKEN.speed.test(o.speed) ? o.speed : '-';
-    params.push(`o=${driver}:${speed}:${SOURCE_LETTERS[o.source] || '-'}`);
+    params.push(`o=${linkValue(`${driver}:${speed}:${hasKey(SOURCE_LETTERS, o.source) ? SOURCE_LETTERS[o.source] : '-'}`)}`);
   }
   return params.join('&');
 }
@@ -255,10 +263,25 @@ function troubleEvents(tokens, owner, events) {
   const seen = new Set();
   for (const token of tokens) {
     const [kind, count] = token.split(':');
-    if (!TROUBLE_KINDS[kind] || seen.has(kind) || !TOKEN.count.test(count || '')) continue;
+    if (!hasKey(TROUBLE_KINDS, kind) || seen.has(kind) || !TOKEN.count.test(count || '')) continue;
     seen.add(kind);
     for (let i = 0; i < Number(count) && events.length < MOST_EVENTS; i += 1) events.push({ kind, line: null, owner });
   }
+}
+
+const TROUBLE_KIND_COUNT = Object.keys(TROUBLE_KINDS).length;
+
+// The first `most` comma-separated entries of `text`, without splitting the rest of a long address.
+export function firstEntries(text, most) {
+  const entries = [];
+  let start = 0;
+  while (entries.length < most && start <= text.length) {
+    const end = text.indexOf(',', start);
+    entries.push(text.slice(start, end === -1 ? text.length : end));
+    if (end === -1) break;
+    start = end + 1;
+  }
+  return entries;
 }
 
 // The result an address holds, in analysePaste's shape; null when it holds none (no `d` and no `o`). Anything that
@@ -268,7 +291,7 @@ export function resultFromQuery(params) {
   const devices = new Map();
   const trouble = [];
   for (const value of params.getAll('d').slice(0, MOST_DEVICES)) {
-    const [id, ...tokens] = value.split(',');
+    const [id, ...tokens] = firstEntries(value, 64);
     if (!TOKEN.id.test(id) || devices.has(id)) continue;
     const device = newDevice(id);
     const troubleTokens = [];
@@ -276,7 +299,7 @@ export function resultFromQuery(params) {
       const at = token.indexOf(':');
       const [key, arg] = at === -1 ? [token, ''] : [token.slice(0, at), token.slice(at + 1)];
       if (key === 'disk' && !arg) device.storage = true;
-      else if (key === 'from') device.sources = [...new Set([...arg].map((l) => SOURCE_OF_LETTER[l]).filter(Boolean))];
+      else if (key === 'from') device.sources = [...new Set([...arg].slice(0, 16).filter((l) => hasKey(SOURCE_OF_LETTER, l)).map((l) => SOURCE_OF_LETTER[l]))];
       else if (key === 'drv' && TOKEN.driver.test(arg) && !device.drivers.includes(arg)) device.drivers.push(arg);
       else if (key === 'at' && TOKEN.speed.test(arg)) device.speed = arg;
       else if (key === 'bcd' && TOKEN.bcd.test(arg)) device.bcd_device = arg;
@@ -284,22 +307,27 @@ export function resultFromQuery(params) {
       else if (key === 'streams' && TOKEN.number.test(arg)) device.max_streams = Number(arg);
       else if (key === 'uas' && (arg === 'yes' || arg === 'no')) device.offers_uas = arg === 'yes';
       else if (key === 'refused' && (arg === 'blacklisted' || arg === 'ignored')) device.uas_refused = arg;
-      else if (TROUBLE_KINDS[key]) troubleTokens.push(token);
+      else if (hasKey(TROUBLE_KINDS, key)) troubleTokens.push(token);
     }
     settleDriver(device);
     troubleEvents(troubleTokens, id, trouble);
     devices.set(id, device);
   }
-  troubleEvents((params.get('x') || '').split(','), null, trouble);
+  troubleEvents(firstEntries(params.get('x') || '', TROUBLE_KIND_COUNT), null, trouble);
+  // The paste's own quirk entries: at most MOST_DEVICES of them (a link of 20,000 froze the tab), each ID once.
   const quirks = [];
-  for (const entry of (params.get('q') || '').split(',')) {
+  const quirkIds = new Set();
+  for (const entry of firstEntries(params.get('q') || '', MOST_DEVICES)) {
     const [id, letters] = [entry.slice(0, 9), entry.slice(10)];
-    if (TOKEN.id.test(id) && entry[9] === ':' && TOKEN.letters.test(letters) && !quirks.some((q) => q.id === id)) quirks.push({ id, letters });
+    if (TOKEN.id.test(id) && entry[9] === ':' && TOKEN.letters.test(letters) && !quirkIds.has(id)) {
+      quirkIds.add(id);
+      quirks.push({ id, letters });
+    }
   }
   const orphans = [];
   for (const value of params.getAll('o').slice(0, MOST_DEVICES)) {
     const [driver, speed, letter] = value.split(':');
-    if (driver === undefined || speed === undefined || !SOURCE_OF_LETTER[letter]) continue;
+    if (driver === undefined || speed === undefined || !hasKey(SOURCE_OF_LETTER, letter)) continue;
     orphans.push({ driver: TOKEN.driver.test(driver) && driver !== '-' ? driver : null,
       speed: TOKEN.speed.test(speed) ? speed : null, where: null, source: SOURCE_OF_LETTER[letter] });
   }

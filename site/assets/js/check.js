@@ -2,7 +2,7 @@
 // quirks and a quirk line. Data: only the files the paste needs (ids.js): the kernel's letters, and for each
 // found ID its vendor's shard of known IDs and, when the database has one, its own file (products, distributions,
 // kernel entries, expectation); usb.ids names only when an ID no record has comes up.
-import { analysePaste, platformForHost, resultFromQuery, resultQuery, troubleFor, uasDetectDecision, TROUBLE_KINDS } from './check-core.js';
+import { analysePaste, hasKey, platformForHost, resultFromQuery, resultQuery, troubleFor, uasDetectDecision, TROUBLE_KINDS } from './check-core.js';
 import { builtinFor, buildLine, flagText, mergeEntries, overlaps, preserveBuiltin, valueLength } from './quirks-core.js';
 import { badge, code, el, fillQuirkLine, platformLabel, platforms, words } from './ui.js';
 import { loadIdFiles, loadKernel, loadUsbIds } from './ids.js';
@@ -74,7 +74,7 @@ function init(form) {
   form.addEventListener('submit', (event) => { event.preventDefault(); run(); });
   select.addEventListener('change', () => { chosenByUser = true; if (results.childElementCount) run(); });
   const query = new URLSearchParams(location.search);
-  if (query.get('platform') && platforms[query.get('platform')]) { select.value = query.get('platform'); chosenByUser = true; }
+  if (hasKey(platforms, query.get('platform'))) { select.value = query.get('platform'); chosenByUser = true; }
   if (linked) {
     run();
   } else if (query.get('ids')) {

@@ -59,6 +59,9 @@ const DIGITS = /^\d+$/;
 const MAX_POWER = /^\d+mA$/;
 const BCD_DOTTED = /^([0-9a-fA-F]{1,2})\.([0-9a-fA-F]{2})$/;
 const HEX_NUMBER = /^[0-9a-fA-F]+$/;
+// `idVendor 0x152d JMicron …`: four hex digits and nothing else; any other value is not an ID (it once carried a
+// link's own parameters into the result link).
+const LSUSB_V_ID = /^0x([0-9a-fA-F]{4})$/;
 const BARE_USB_ID = /(?<![0-9a-fA-Fx:])([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?![0-9a-fA-F:])/g;
 // Spellings Windows and C sources print: VID_152D&PID_0578, 0x152d 0x0578, 0x152d:0x0578.
 const OTHER_USB_ID = /VID_([0-9a-fA-F]{4})&PID_([0-9a-fA-F]{4})|\b0x([0-9a-fA-F]{4})[ :]0x([0-9a-fA-F]{4})\b/g;
@@ -168,8 +171,9 @@ export function parseLsusbVerbose(text) {
     if (!field) continue;
     current = current || start();
     const [name, value, rest] = field;
-    if ((name === 'idVendor' || name === 'idProduct') && value.toLowerCase().startsWith('0x')) {
-      current[name === 'idVendor' ? 'vid' : 'pid'] = value.slice(2).toLowerCase();
+    const id = (name === 'idVendor' || name === 'idProduct') ? LSUSB_V_ID.exec(value) : null;
+    if (id) {
+      current[name === 'idVendor' ? 'vid' : 'pid'] = id[1].toLowerCase();
     } else if (name === 'bcdDevice' || name === 'bcdUSB') {
       current[name === 'bcdDevice' ? 'bcd_device' : 'bcd_usb'] = bcdFromDotted(value);
     } else if (name === 'iManufacturer' || name === 'iProduct' || name === 'iSerial') {
@@ -196,7 +200,7 @@ export function parseLsusbVerbose(text) {
 }
 
 export function parseDmesg(text) {
-  const devices = {};
+  const devices = Object.create(null); // keyed by text from the paste: no inherited keys
   const events = [];
   const relevant = [];
   let lastPort = null;
@@ -389,18 +393,15 @@ export function joinMacos(ioregDevices, profiler) {
 
 // Every `vid:pid` in a paste, in the order probe.find_usb_ids() finds them.
 export function findUsbIds(text) {
-  const ids = [];
-  const add = (vid, pid) => {
-    const id = `${vid.toLowerCase()}:${pid.toLowerCase()}`;
-    if (!ids.includes(id)) ids.push(id);
-  };
+  const ids = new Set(); // in the order found, each once (an array's includes was quadratic on a long paste)
+  const add = (vid, pid) => ids.add(`${vid.toLowerCase()}:${pid.toLowerCase()}`);
   for (const e of parseLsusb(text)) add(e.vid, e.pid);
   for (const e of parseLsusbVerbose(text)) if (e.vid && e.pid) add(e.vid, e.pid);
   for (const e of Object.values(parseDmesg(text).devices)) if (e.vid && e.pid) add(e.vid, e.pid);
   for (const e of parseSystemProfiler(text)) if (e.vid && e.pid) add(e.vid, e.pid);
   for (const m of String(text).matchAll(BARE_USB_ID)) add(m[1], m[2]);
   for (const m of String(text).matchAll(OTHER_USB_ID)) add(m[1] || m[3], m[2] || m[4]);
-  return ids;
+  return [...ids];
 }
 
 // ---------------------------------------------------------------------------
@@ -420,7 +421,7 @@ const MACHINE_MODEL = /Machine model: (.+)$/;
 
 // The probe's `device` and `interface` lines -> devices keyed by port, with the driver bound to storage.
 export function parseProbe(text) {
-  const devices = {};
+  const devices = Object.create(null); // keyed by text from the paste ("device __proto__: …" is just a name)
   let host = null;
   let last = null;
   for (const raw of splitLines(text)) {
@@ -451,15 +452,21 @@ export function parseProbe(text) {
 }
 
 // The user's own usb-storage.quirks entries, from a kernel command line (dmesg, /proc/cmdline, probe) in the paste.
+// At most MOST_QUIRK_ENTRIES, each ID once (Linux reads 127 characters of the parameter: about ten entries).
+export const MOST_QUIRK_ENTRIES = 128;
 export function pastedQuirks(text) {
   const entries = [];
+  const seen = new Set();
   for (const line of splitLines(text)) {
     const m = CMDLINE_QUIRKS.exec(line) || PROBE_MODULE_QUIRKS.exec(line);
     if (!m) continue;
     for (const part of m[1].split(',')) {
+      if (entries.length >= MOST_QUIRK_ENTRIES) return entries;
       const e = QUIRK_ENTRY.exec(part.trim());
-      if (e && !entries.some((x) => x.id === `${e[1]}:${e[2]}`.toLowerCase())) {
-        entries.push({ id: `${e[1]}:${e[2]}`.toLowerCase(), letters: e[3].toLowerCase() });
+      const id = e ? `${e[1]}:${e[2]}`.toLowerCase() : null;
+      if (e && !seen.has(id)) {
+        seen.add(id);
+        entries.push({ id, letters: e[3].toLowerCase() });
       }
     }
   }

@@ -16,13 +16,20 @@ export function lettersTable(kernel) {
   return byLetter;
 }
 
+export const MOST_ENTRIES = 64;
+
 // Text typed by a person -> entries and problems. Entries are `vid:pid:letters` (letters may be empty
 // only when `allowBare`), separated by commas, spaces or new lines; a leading `usb-storage.quirks=` is fine.
 export function parseEntries(text, kernel, { allowBare = false } = {}) {
   const table = lettersTable(kernel);
   const entries = [];
   const problems = [];
-  const tokens = String(text || '').split(/[\s,]+/).map((t) => t.trim()).filter(Boolean);
+  let tokens = String(text || '').split(/[\s,]+/).map((t) => t.trim()).filter(Boolean);
+  if (tokens.length > MOST_ENTRIES) {
+    // Linux reads 127 characters of the line (about ten entries); a link with 10,000 froze the tab.
+    problems.push({ token: '', text: `Only the first ${MOST_ENTRIES} of ${tokens.length} entries are read: Linux keeps at most 127 characters of this line.` });
+    tokens = tokens.slice(0, MOST_ENTRIES);
+  }
   for (const raw of tokens) {
     const token = raw.replace(/^usb-storage\.quirks=/i, '').replace(/^["']|["']$/g, '');
     if (!token) continue;
@@ -33,11 +40,11 @@ export function parseEntries(text, kernel, { allowBare = false } = {}) {
     }
     const id = `${m[1]}:${m[2]}`.toLowerCase();
     const typed = (m[3] || '').toLowerCase();
-    const unknown = [...new Set(typed)].filter((c) => !table[c]);
+    const unknown = [...new Set(typed)].filter((c) => !Object.hasOwn(table, c));
     if (unknown.length) {
       problems.push({ token: raw, text: `${unknown.map((c) => `“${c}”`).join(', ')} in ${raw} ${unknown.length === 1 ? 'is not a quirk letter' : 'are not quirk letters'}; the kernel ignores ${unknown.length === 1 ? 'it' : 'them'}, so ${unknown.length === 1 ? 'it was' : 'they were'} left out.` });
     }
-    const letters = sortedLetters([...typed].filter((c) => table[c]));
+    const letters = sortedLetters([...typed].filter((c) => Object.hasOwn(table, c)));
     if (!letters && !allowBare) {
       problems.push({ token: raw, text: `${id} has no flag letters: add them after a colon, like ${id}:u (u turns UAS off).` });
       continue;

@@ -86,6 +86,7 @@ async function init(form) {
     typedProblems.replaceChildren(...parsed.problems.map((p) => el('li', { class: 'warn' }, p.text)));
 
     const { entries, merged } = mergeEntries(wanted);
+    const mergedIds = new Set(merged);
     // Each ID's own file: its built-in entries (into kernel.builtin) and the distributions that ship one.
     const { files } = await loadIdFiles(api, entries.map((e) => e.id), kernel);
     if (mine !== generation) return;  // a newer edit is on its way
@@ -110,7 +111,7 @@ async function init(form) {
       const kept = preserveBuiltin(kernel, `${entry.id}:${entry.letters}`, span);
       const letters = keep.checked ? kept.preserving.split(':')[2] : entry.letters;
       final.push({ id: entry.id, letters });
-      items.push(entryNote(entry, letters, kept, sources, merged.includes(entry.id)));
+      items.push(entryNote(entry, letters, kept, sources, mergedIds.has(entry.id)));
     }
     const line = buildLine(final);
     fillQuirkLine(lineBox, line);

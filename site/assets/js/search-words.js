@@ -64,12 +64,23 @@ export function correction(word, vocab) {
   return best;
 }
 
+// A typed word without the punctuation around it: from its first letter or digit to its last letter, digit or `+`
+// ("usb3+"), in one pass (the pattern /^[^a-z0-9]+|[^a-z0-9+]+$/g read a run of "!" again from each one).
+const WORD_INSIDE = (c) => (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+export function trimWord(w) {
+  let start = 0;
+  let end = w.length;
+  while (start < end && !WORD_INSIDE(w[start])) start += 1;
+  while (end > start && !WORD_INSIDE(w[end - 1]) && w[end - 1] !== '+') end -= 1;
+  return w.slice(start, end);
+}
+
 // What a query means: {search (the words to give Pagefind), suggestion (the query as the vocabulary spells it, when
 // a word was corrected; else null), chips [[name, id]] and vendors [label] it names, usbId (the first vid:pid word)}.
 // `correct` false reads the words as typed (the visitor asked for that), still finding the chips and vendors named.
 export function readQuery(query, vocab, correct = true) {
   const typed = query.trim().split(/\s+/).filter(Boolean);
-  const lower = typed.map((w) => w.toLowerCase().replace(/^[^a-z0-9]+|[^a-z0-9+]+$/g, ''));
+  const lower = typed.map((w) => trimWord(w.toLowerCase()));
   let corrected = false;
   const meant = lower.map((w) => {
     const fixed = vocab && correct ? correction(w, vocab) : null;

@@ -64,9 +64,10 @@ def parse_drivedb(text: str, file: str) -> Dict[str, Any]:
 
 def _usb_entry(line: int, values: List[str], file: str) -> Dict[str, Any]:
     family, model, firmware, _warning, presets = values
-    names = re.fullmatch(r"USB:\s*(.*?)\s*;\s*(.*?)\s*", family, re.S)
-    if not names:
+    # `USB: DEVICE; BRIDGE`, split at the first `;` (a pattern of lazy parts between optional blanks was quadratic)
+    if not family.startswith("USB:") or ";" not in family:
         raise SourceError(file, line, f"`{family}` is not `USB: DEVICE; BRIDGE`")
+    names = [part.strip() for part in family[len("USB:"):].split(";", 1)]
     if not re.fullmatch(r"0x\S+:0x\S+", model):
         raise SourceError(file, line, f"USB ID pattern `{model}` is not `0xVVVV:0xPPPP`")
     for what, pattern in (("USB ID", model), ("bcdDevice", firmware)):
@@ -75,10 +76,10 @@ def _usb_entry(line: int, values: List[str], file: str) -> Dict[str, Any]:
         except re.error as exc:
             raise SourceError(file, line, f"{what} pattern `{pattern}` is not a regular expression: {exc}") from None
     entry: Dict[str, Any] = {"id_pattern": model}
-    if names.group(1):
-        entry["device"] = names.group(1)
-    if names.group(2):
-        entry["bridge"] = names.group(2)
+    if names[0]:
+        entry["device"] = names[0]
+    if names[1]:
+        entry["bridge"] = names[1]
     if firmware:
         entry["bcd_pattern"] = firmware
     device_type = re.fullmatch(r"-d\s+(\S+)", presets.strip())

@@ -151,6 +151,24 @@ def parse_letter_table(text: str, known_flags: Set[str]) -> Dict[str, Dict[str, 
     return dict(sorted(table.items()))
 
 
+MASK_START = re.compile(r"\bmask\s*=\s*\(")
+
+
+def _mask(body: str):
+    r"""The text inside `mask = ( … );`: up to the first `;` after `mask = (`, which must follow `)`. One pass: the
+    next `;` is found once for every `mask = (` before it (`\(([^;]*)\)\s*;` read on to it from each one)."""
+    semicolon = -1
+    for start in MASK_START.finditer(body):
+        if semicolon < start.end():
+            semicolon = body.find(";", start.end())
+            if semicolon == -1:
+                return None
+        inside = body[start.end():semicolon].rstrip()
+        if inside.endswith(")"):
+            return inside[:-1]
+    return None
+
+
 def parse_user_quirk_code(text: str) -> Tuple[Dict[str, str], Set[str], int]:
     """From usb_stor_adjust_quirks() in usb.c: letter -> flag as the code reads them, and the mask
     of flags a matching user entry clears before setting its own."""
@@ -159,11 +177,11 @@ def parse_user_quirk_code(text: str) -> Tuple[Dict[str, str], Set[str], int]:
     body = code[start:end]
     line = code.count("\n", 0, start) + 1
     letters = dict(re.findall(r"case\s+'([a-z])'\s*:\s*f\s*\|=\s*US_FL_([A-Z0-9_]+)\s*;", body))
-    mask_match = re.search(r"\bmask\s*=\s*\(([^;]*)\)\s*;", body)
-    if not letters or not mask_match:
+    mask_match = _mask(body)
+    if not letters or mask_match is None:
         raise SourceError(USB_C, line, "cannot find the letter switch and the flag mask in usb_stor_adjust_quirks()",
                           "has the function changed upstream?")
-    mask = set(re.findall(r"US_FL_([A-Z0-9_]+)", mask_match.group(1)))
+    mask = set(re.findall(r"US_FL_([A-Z0-9_]+)", mask_match))
     return letters, mask, line
 
 

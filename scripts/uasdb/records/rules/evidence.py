@@ -68,7 +68,9 @@ _SYSLOG_STAMP = re.compile(r"^\s*(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|De
 _ISO_STAMP = re.compile(r"^\s*(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d)")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 # The kernel numbers the devices of each bus upwards within one boot (1-127, then it wraps round).
-_NEW_DEVICE = re.compile(r"\busb (\d+)-[\d.]+: (?:new .*?USB device number|device not accepting address) (\d+)\b")
+# The speed between `new` and `USB device` is a few words ("SuperSpeed Plus Gen 2x1"): a bounded gap keeps the
+# search linear (`.*?` read on to the end of the line from every `usb 1-1: new`: 6-13 s on one long line).
+_NEW_DEVICE = re.compile(r"\busb (\d+)-[\d.]+: (?:new [^\n]{0,60}?USB device number|device not accepting address) (\d+)\b")
 _WRAP_FROM = 100
 
 

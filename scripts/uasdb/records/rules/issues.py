@@ -24,8 +24,12 @@ declare("issue-source", "a source link is an https address that leads where it r
         example="`http://example.com` is not an https link — give the page's https:// address")
 declare("issue-author", "a test done for the database names its author", ISSUE,
         example="no author known for `tested_by` — run from-issue with --author LOGIN")
-declare("issue-quirks", "quirks are written as kernel quirk letters", ISSUE,
-        example="`IGNORE_UAS` is not a set of quirk letters — write only the letters, e.g. u")
+declare("issue-quirks", "quirks are written as kernel quirk letters, bare or as the one quirk entry of the report's USB ID",
+        ISSUE, example="`152d:0578:u,174c:55aa:k` is not a set of quirk letters for 152d:0578 — write only the letters, "
+                       "e.g. u (or the one entry 152d:0578:u)")
+declare("issue-consent", "the form's required box (consent to publish) is ticked", ISSUE,
+        example="the required box `I tested this myself, …` under `### Publishing` is unticked: without it the report "
+                "may not be published — edit the issue and tick the box under `### Publishing` (`- [X] …`), if what it says is true")
 declare("issue-lsusb-t", "pasted `lsusb -t` output shows a mass-storage interface", ISSUE,
         example="no `Class=Mass Storage` line in the lsusb -t output — paste the output of `lsusb -t` with the adapter plugged in")
 declare("issue-evidence", "a test done for the database comes with evidence", ISSUE,

@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ..loader import Loaded, load_file
 from ..problems import Problem
 from . import declare
+from .identity import VALID_ID
 
 REMOVED_FILE = "removed.yaml"
 NOTE_KEYS = ("id", "kind", "date", "reason", "redirect")
@@ -51,6 +52,10 @@ def removal_notes(root: Path, display) -> Tuple[List[Dict[str, str]], List[Probl
                 not all(isinstance(note[k], str) and note[k].strip() for k in NOTE_KEYS):
             problems.append(loaded.problem(("removed", index), "a removal note has exactly `id`, `kind`, `date`, `reason` "
                                            "and `redirect`, each as text", "add the missing keys and remove others", NOTE))
+        elif bad := [k for k in ("id", "redirect") if not VALID_ID.match(note[k]) or len(note[k]) > 80]:
+            # The id becomes a folder of the export (static/<folder>/<id>/), the redirect a link: both are record ids.
+            problems.append(loaded.problem(("removed", index, bad[0]), f"`{note[bad[0]][:80]}` is not a record id",
+                                           "write the id as it was: lowercase letters, digits and single hyphens", NOTE))
         elif note["kind"] not in PAGE_FOLDERS:
             problems.append(loaded.problem(("removed", index, "kind"), f"`{note['kind']}` is not a kind with pages",
                                            "write `adapter` or `chipset`", NOTE))

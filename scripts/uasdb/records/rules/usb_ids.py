@@ -62,11 +62,11 @@ ROOT_HUB_VENDOR = "1d6b"
 
 
 def evidence_ids(text: str):
-    """(vid:pid, the rest of its line) for every USB ID the output names, in order."""
+    """(vid:pid, where its match ends in its line, the line) for every USB ID the output names, in order."""
     for line in text.splitlines():
         for match in _EVIDENCE_ID.finditer(line):
             vid, pid = [g for g in match.groups() if g is not None]
-            yield f"{vid.lower()}:{pid.lower()}", line[match.end():]
+            yield f"{vid.lower()}:{pid.lower()}", match.end(), line
 
 
 def hub_ids(text: str, ctx) -> set:
@@ -79,13 +79,16 @@ def hub_ids(text: str, ctx) -> set:
         hub = _DMESG_HUB.search(line)
         if hub and hub.group(1) in dmesg_paths:
             hubs.add(dmesg_paths[hub.group(1)])
-        for usb_id, rest in evidence_ids(line):
+        # Where the last `hub` of the line starts: an ID before it has the word in the rest of its line (found once
+        # per line; searching the rest after every ID was quadratic on a line of IDs).
+        last_hub = max((m.start() for m in _HUB_WORD.finditer(line)), default=-1)
+        for usb_id, end, _ in evidence_ids(line):
             named = ctx.usbids.product(*usb_id.split(":")) or ""
             # `lsusb -tv` prints the ID under the device's Class= line, which decides; lsusb prints usb.ids' name.
             if "Class=" in previous:
                 is_hub = "Class=Hub" in previous or "Class=root_hub" in previous
             else:
-                is_hub = bool(_HUB_WORD.search(rest) or _HUB_WORD.search(named))
+                is_hub = last_hub >= end or bool(_HUB_WORD.search(named))
             if is_hub:
                 hubs.add(usb_id)
         previous = line
@@ -104,14 +107,14 @@ def evidence_usb_id_listed(record, ctx):
             if not isinstance(text, str):
                 continue
             hubs = hub_ids(text, ctx)
-            unlisted = []
-            for usb_id, _ in evidence_ids(text):
-                if usb_id in listed or usb_id in hubs or usb_id.startswith(ROOT_HUB_VENDOR + ":") or usb_id in unlisted:
+            unlisted: Dict[str, None] = {}  # in order, each once
+            for usb_id, _, _ in evidence_ids(text):
+                if usb_id in listed or usb_id in hubs or usb_id.startswith(ROOT_HUB_VENDOR + ":"):
                     continue
-                unlisted.append(usb_id)
+                unlisted[usb_id] = None
             if unlisted:
                 yield Finding(("reports", index, "evidence", kind),
-                              f"the output shows {', '.join(unlisted)}, which {'is' if len(unlisted) == 1 else 'are'} "
+                              f"the output shows {', '.join(list(unlisted)[:10])}{' …' if len(unlisted) > 10 else ''}, which {'is' if len(unlisted) == 1 else 'are'} "
                               "not in this record's usb_ids",
                               "add it to `usb_ids:` if this product reports it; if it is another device on the bus, trim "
                               "its lines or waive it with the reason", WARNING)

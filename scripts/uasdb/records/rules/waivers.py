@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 from typing import Callable, Dict, List, Sequence, Set, Tuple
 
+from ...paths import OutsideFolder, inside
 from ..loader import Loaded, load_file
 from ..problems import ERROR, Problem, field_path_text
 from . import declare, rule_by_id
@@ -76,6 +77,14 @@ def apply_waivers(roots: Sequence[str], problems: List[Problem], checked: Set[st
         entries, found = _entries(loaded)
         shown.extend(found)
         for index, entry in entries:
+            try:
+                inside(Path(root), entry["record"])
+            except OutsideFolder:
+                # Skipping it as "a record this partial run did not include" hid a waiver that can never match.
+                shown.append(loaded.problem(("waivers", index, "record"), f"`{entry['record'][:80]}` is not a file "
+                                            f"inside {display(Path(root))}/", "name the record by its path under "
+                                            "data/, e.g. adapters/acme-box.yaml", VALID))
+                continue
             target = os.path.abspath(Path(root) / entry["record"])
             if target not in checked and os.path.isfile(target):
                 continue  # a partial run that did not include this record
