@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -85,6 +86,7 @@ FORM = (REPO / "tests" / "fixtures" / "issues" / "new-adapter-with-probe.md").re
 LABELS = re.findall(r"^### (.+)$", FORM, re.M)
 
 
+@pytest.mark.slow  # Hypothesis over the issue-form parser: about 5 s of CPU, over the fast lane's budget
 @SETTINGS
 @given(st.sampled_from(LABELS), st.lists(st.one_of(st.sampled_from(["### ", "```", "\n", "_No response_", "- [X] ",
                                                                     *[f"### {label}" for label in LABELS]]),
