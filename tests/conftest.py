@@ -219,6 +219,11 @@ def js_modules():
 # the whole session (the shared real catalog, a session fixture's setup) is not charged to the test that asked first.
 
 LANES = ("browser", "reference", "slow", "realdata")
+# Tests the budget does not apply to, each with why.
+BUDGET_EXEMPT = {
+    # runs every tests/js/*.test.mjs in one `node --test` (70 tests and growing); Node reports each one's time
+    "tests/test_node_js.py::test_node_unit_tests_pass",
+}
 _SHARED_CPU = [0.0]
 
 
@@ -279,7 +284,7 @@ def pytest_runtest_makereport(item, call):
         report.user_properties.append(("cpu", times.get("call_cpu", 0.0) + times.get("setup_cpu", 0.0)))
         budget = item.config.getoption("budget")
         spent = times.get("call_cpu", 0.0)
-        if budget is not None and report.passed and spent > budget:
+        if budget is not None and report.passed and spent > budget and item.nodeid not in BUDGET_EXEMPT:
             report.outcome = "failed"
             report.longrepr = (f"{item.nodeid} took {spent:.2f} s of CPU, over the fast lane's budget of {budget:g} s: "
                                "make it faster, or mark it slow (pyproject.toml, markers) so `make test` runs it")

@@ -108,6 +108,7 @@ def test_the_issue_form_parser_keeps_each_answer_in_its_own_section(label, answe
 record_text = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Zl", "Zp", "Co", "Cn")), max_size=40)
 
 
+@pytest.mark.slow  # Hypothesis over fmt's round trip: about 2 s of CPU, at the fast lane's budget
 @SETTINGS
 @given(record_text, record_text, st.one_of(st.none(), record_text))
 def test_fmt_round_trip_keeps_the_data(name, notes, vendor):
