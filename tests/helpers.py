@@ -1,10 +1,16 @@
 """Shared test helpers: build a tiny data tree from dicts and check it with a fixed 'today'."""
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime
+import gc
+import io
+import os
+import signal
+import subprocess
 from pathlib import Path
-from typing import Dict, Iterable, List
+from typing import Dict, Iterable, List, Mapping, Optional
 
 import yaml
 
@@ -67,3 +73,39 @@ def rule_hits(problems, rule_id: str) -> List[str]:
     """Field paths (as text) where `rule_id` fired."""
     from uasdb.records.problems import field_path_text
     return [field_path_text(p.field) for p in problems if p.rule == rule_id]
+
+
+def run_uasdb(*args, cwd: Optional[Path] = None, env: Optional[Mapping[str, str]] = None,
+              timeout: float = 60) -> subprocess.CompletedProcess:
+    """`uasdb ARGS` run in this process (`cli.main(argv)`, as check-jsonschema's acceptance tests do), its output
+    captured: the answer a subprocess would give, without starting Python again (0.03 s instead of 0.8 s). `cwd` and
+    `env` apply for the call only; a call still running after `timeout` seconds fails the test, as a hung command
+    would. An exception escaping main() fails the test (a subprocess would have printed a traceback).
+    One test per entry point still runs the real console script (test_cli.py)."""
+    from uasdb.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    saved_cwd, saved_env, saved_gc = os.getcwd(), dict(os.environ), gc.get_threshold()
+
+    def hung(signum, frame):
+        raise TimeoutError(f"uasdb {' '.join(map(str, args))} ran longer than {timeout} s")
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        os.environ.update(env or {})
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as exit_:  # argparse: usage errors (2), --help and --version (0); sys.exit("why")
+                if isinstance(exit_.code, str):
+                    print(exit_.code, file=err)
+                code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        gc.set_threshold(*saved_gc)
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())

@@ -13,16 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from uasdb.publish.export import export_tree
 from uasdb.publish.files import API, api_file
 from uasdb.verdicts.engine import LIST_PLATFORMS, PLATFORMS
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("answers")
-    assert export_tree(out) is not None
-    return out
+def out(real_catalog) -> Path:
+    return real_catalog.export_dir  # the real data/ exported once per session (conftest.real_catalog)
 
 
 def api(out: Path, name: str):

@@ -1,23 +1,34 @@
-"""The `uasdb` command as a contributor meets it: output, exit status, no tracebacks."""
+"""The `uasdb` command as a contributor meets it: output, exit status, no tracebacks. The commands run in-process
+(helpers.run_uasdb); the golden run goes through the installed console script and `python -m uasdb`, so both
+entry points are proven to start."""
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from helpers import REPO, adapter, write_tree
+import pytest
+
+from helpers import REPO, adapter, run_uasdb, write_tree
 
 FIXTURES = Path(__file__).parent / "fixtures"
+ENV = {"UASDB_TODAY": "2026-11-21"}
 
 
 def uasdb(*args, cwd=REPO, env_extra=None):
-    env = dict(os.environ, UASDB_TODAY="2026-11-21", PYTHONPATH=str(REPO / "scripts"))
-    env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "uasdb", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    return run_uasdb(*args, cwd=cwd, env={**ENV, **(env_extra or {})}, timeout=120)
 
 
-def test_golden_output_over_every_broken_fixture():
+def console_script(*args, cwd=REPO, module=False):
+    """The command as people start it: the `uasdb` script the venv installed, or `python -m uasdb`."""
+    env = dict(os.environ, **ENV, PYTHONPATH=str(REPO / "scripts"))
+    script = [sys.executable, "-m", "uasdb"] if module else [str(Path(sys.executable).parent / "uasdb")]
+    return subprocess.run([*script, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("module", [False, True], ids=["console-script", "python-m"])
+def test_golden_output_over_every_broken_fixture(module):
     """Every kind of bad input in one run: whole output compared with the reviewed expectation."""
-    result = uasdb("validate", "data", cwd=FIXTURES / "invalid")
+    result = console_script("validate", "data", cwd=FIXTURES / "invalid", module=module)
     expected = (FIXTURES / "invalid" / "expected-output.txt").read_text(encoding="utf-8")
     assert result.returncode == 1
     assert "Traceback" not in result.stderr

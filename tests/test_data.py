@@ -2,15 +2,15 @@
 
 import pytest
 
-from uasdb.records.database import check, discover
+from uasdb.records.database import discover
 from uasdb.records.fmt import canonical_text
 
 
 # `make check` and `make test` run `uasdb validate` and `uasdb fmt --check` themselves (readable output, once),
 # so they deselect these two repeats; a bare `pytest` still runs them.
 @pytest.mark.realdata
-def test_real_data_has_no_errors():
-    result = check()
+def test_real_data_has_no_errors(real_catalog):
+    result = real_catalog.check
     assert [p.render() for p in result.errors] == []
     assert any(r.kind == "adapter" for r in result.records)
     # An expected warning is acknowledged in data/waivers.yaml with its reason, so new warnings stand out.
@@ -18,8 +18,8 @@ def test_real_data_has_no_errors():
     assert result.waived
 
 
-def test_every_report_has_a_source_or_evidence():
-    for record in check().records:
+def test_every_report_has_a_source_or_evidence(real_catalog):
+    for record in real_catalog.check.records:
         for index, report in enumerate(record.data.get("reports", [])):
             source = report.get("source", {})
             cited_publication = all(source.get(key) for key in ("title", "published_in")) and report.get("date")

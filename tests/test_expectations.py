@@ -311,10 +311,9 @@ def test_the_policy_withholds_unproven_kinds_and_unearned_strong():
 # -- the real data: the cells the issue named ---------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def data():
-    from uasdb.records.database import check
+def data(real_catalog):  # data/ checked once per session (conftest.real_catalog)
     from uasdb.verdicts.expectations import related_from_records
-    return related_from_records(check().records)
+    return related_from_records(real_catalog.check.records)
 
 
 def _published(data, pid, platform):

@@ -4,8 +4,7 @@ import json
 import pytest
 
 from uasdb.publish.distributions import add_distributions, change_label, distribution_facts
-from uasdb.publish.export import HOST_LABELS, _usb_slot, build, write
-from uasdb.records.database import check
+from uasdb.publish.export import HOST_LABELS, _usb_slot
 
 
 def _distribution(dist_id, name, hosts, entries):
@@ -68,9 +67,8 @@ def test_adapters_carry_what_distributions_set_for_their_ids(site):
     assert site["counts"]["distributions"] == 2
 
 
-def test_real_home_assistant_list_reaches_the_api(tmp_path):
-    site = build(check().records)
-    write(tmp_path, site, "2026-01-01T00:00:00Z")
+def test_real_home_assistant_list_reaches_the_api(real_catalog):
+    tmp_path = real_catalog.export_dir
     api = json.loads((tmp_path / "static" / "api" / "v1" / "distributions.json").read_text(encoding="utf-8"))["result"]
     assert "home-assistant-os" in [d["id"] for d in api["distributions"]]
     usb = json.loads((tmp_path / "api" / "v1" / "usb" / "174c" / "55aa.json").read_text(encoding="utf-8"))["result"]

@@ -1,14 +1,11 @@
 """`uasdb fmt`: canonical order, comments kept, data unchanged, idempotent."""
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import REPO
+from helpers import run_uasdb
 from uasdb.records.fmt import canonical_text
 from uasdb.records.loader import load_text
 
@@ -85,13 +82,12 @@ def test_check_mode_reports_and_changes_nothing(tmp_path):
     folder.mkdir(parents=True)
     target = folder / "acme.yaml"
     target.write_text(SCRAMBLED)
-    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts"))
-    result = subprocess.run([sys.executable, "-m", "uasdb", "fmt", "--check", str(tmp_path / "data")], capture_output=True, text=True, env=env)
+    result = run_uasdb("fmt", "--check", tmp_path / "data")
     assert result.returncode == 1 and "needs formatting" in result.stdout
     assert target.read_text() == SCRAMBLED
-    result = subprocess.run([sys.executable, "-m", "uasdb", "fmt", str(tmp_path / "data")], capture_output=True, text=True, env=env)
+    result = run_uasdb("fmt", tmp_path / "data")
     assert result.returncode == 0 and target.read_text() != SCRAMBLED
-    result = subprocess.run([sys.executable, "-m", "uasdb", "fmt", "--check", str(tmp_path / "data")], capture_output=True, text=True, env=env)
+    result = run_uasdb("fmt", "--check", tmp_path / "data")
     assert result.returncode == 0
 
 
@@ -119,9 +115,7 @@ def test_a_long_plain_value_is_not_rewrapped():
 
 
 def run_fmt(*args, cwd):
-    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts"))
-    return subprocess.run([sys.executable, "-m", "uasdb", "fmt", *args], capture_output=True, text=True, env=env,
-                          cwd=cwd, timeout=60)
+    return run_uasdb("fmt", *args, cwd=cwd, timeout=60)
 
 
 def test_fmt_never_writes_through_a_link_nor_trips_on_a_folder(tmp_path):

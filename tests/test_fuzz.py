@@ -1,12 +1,9 @@
 """Property: whatever a contributor's editor produces, validate reports and never crashes."""
-import os
-import subprocess
-import sys
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import REPO
+from helpers import REPO, run_uasdb
 from uasdb.records.database import check
 
 VALID = (REPO / "tests" / "fixtures" / "valid-record.yaml").read_bytes()
@@ -45,6 +42,5 @@ def test_cli_on_garbage_exits_one_without_traceback(tmp_path):
     folder = tmp_path / "data" / "adapters"
     folder.mkdir(parents=True)
     (folder / "garbage.yaml").write_bytes(bytes(range(256)) * 4)
-    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts"))
-    result = subprocess.run([sys.executable, "-m", "uasdb", "validate", str(tmp_path / "data")], capture_output=True, text=True, env=env)
+    result = run_uasdb("validate", tmp_path / "data")
     assert result.returncode == 1 and "Traceback" not in result.stderr + result.stdout

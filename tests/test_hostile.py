@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import REPO
+from helpers import REPO, run_uasdb
 
 HOSTILE = REPO / "tests" / "fixtures" / "hostile"
 EXPECTED = [tuple(line.split("\t")) for line in (HOSTILE / "expected.txt").read_text(encoding="utf-8").splitlines()
@@ -52,9 +50,7 @@ def make_tree(tmp_path: Path, name: str) -> Path:
 
 
 def validate(data: Path):
-    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts"))
-    return subprocess.run([sys.executable, "-m", "uasdb", "validate", str(data)], capture_output=True, text=True,
-                          env=env, timeout=60, cwd=data.parent)
+    return run_uasdb("validate", data, cwd=data.parent, timeout=60)
 
 
 def test_every_attack_file_has_an_expectation():

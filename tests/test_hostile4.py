@@ -14,6 +14,7 @@ from uasdb.ingest import issue as issue_mod
 from uasdb.paths import OutsideFolder, inside
 from uasdb.publish import watch
 from uasdb.publish.export import export_tree
+from uasdb.publish.files import api_file
 from uasdb.records.database import check
 
 REMOVED = """removed:
@@ -111,7 +112,7 @@ def test_the_watcher_survives_a_file_deleted_between_listing_and_stat(tmp_path, 
 def test_the_watcher_keeps_the_last_good_export_when_refresh_raises_and_goes_on(tmp_path, monkeypatch, capsys):
     from uasdb.publish import export
     data, out, state = _watched_tree(tmp_path)
-    before = (out / "static" / "api" / "v1" / "adapters" / "acme-box.json").read_text(encoding="utf-8")
+    before = api_file(out, "adapters/acme-box.json").read_text(encoding="utf-8")
     calls = []
 
     def broken(*args, **kwargs):
@@ -120,7 +121,7 @@ def test_the_watcher_keeps_the_last_good_export_when_refresh_raises_and_goes_on(
     monkeypatch.setattr(watch, "prepare", broken)
     problems = watch.refresh(out, [data], state)
     assert problems[-1].startswith("export failed: PermissionError")
-    assert (out / "static" / "api" / "v1" / "adapters" / "acme-box.json").read_text(encoding="utf-8") == before
+    assert api_file(out, "adapters/acme-box.json").read_text(encoding="utf-8") == before
     monkeypatch.setattr(watch, "prepare", export.prepare)
     assert watch.refresh(out, [data], state) == []
 
@@ -140,6 +141,7 @@ def test_the_watch_loop_goes_on_after_a_failed_poll(tmp_path, monkeypatch, capsy
     assert "cannot read the data folders: OSError: tree vanished" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a loop of edits under a running watcher: about 3 s of CPU, over the fast lane's budget
 def test_the_watcher_outlives_a_file_created_and_deleted_in_a_loop(tmp_path):
     """The loop that killed it in under 40 s on main: each poll may meet the file half there."""
     import threading

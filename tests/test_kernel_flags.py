@@ -1,12 +1,10 @@
 """One source of truth: the quirk letters come from the generated kernel file, and every flag has words."""
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
+from helpers import run_uasdb
 from uasdb.records import kernel_flags
 from uasdb.records.reference import ReferenceDataError, kernel_file, load_kernel
 
@@ -39,8 +37,7 @@ def test_missing_reference_file_says_how_to_make_it(tmp_path):
 
 
 def _uasdb(*args):
-    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts"))
-    return subprocess.run([sys.executable, "-m", "uasdb", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    return run_uasdb(*args, cwd=REPO, timeout=120)
 
 
 def test_import_command_with_a_bad_path_fails_cleanly():

@@ -110,6 +110,7 @@ def test_the_enumeration_finds_every_pattern_and_reader_issue_39_fixed():
     assert {p.name for p in PAGE_FREE_JS} >= {"paste.js", "check-core.js", "quirks-core.js", "filter.js", "search-words.js"}
 
 
+@pytest.mark.slow  # the old quadratic patterns on worst cases: about 6 s of CPU each, over the fast lane's budget
 @pytest.mark.parametrize("source", [r"</?[A-Za-z][A-Za-z0-9-]*(\s[^>]*)?/?>|<!--", r"<([A-Za-z][A-Za-z0-9+.-]*:[^>\s]*)>",
                                     r"\busb (\d+)-[\d.]+: (?:new .*?USB device number|device not accepting address) (\d+)\b"])
 def test_the_guard_fails_the_patterns_main_had(source):

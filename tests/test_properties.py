@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -85,6 +86,7 @@ FORM = (REPO / "tests" / "fixtures" / "issues" / "new-adapter-with-probe.md").re
 LABELS = re.findall(r"^### (.+)$", FORM, re.M)
 
 
+@pytest.mark.slow  # Hypothesis over the issue-form parser: about 5 s of CPU, over the fast lane's budget
 @SETTINGS
 @given(st.sampled_from(LABELS), st.lists(st.one_of(st.sampled_from(["### ", "```", "\n", "_No response_", "- [X] ",
                                                                     *[f"### {label}" for label in LABELS]]),
@@ -106,6 +108,7 @@ def test_the_issue_form_parser_keeps_each_answer_in_its_own_section(label, answe
 record_text = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Zl", "Zp", "Co", "Cn")), max_size=40)
 
 
+@pytest.mark.slow  # Hypothesis over fmt's round trip: about 2 s of CPU, at the fast lane's budget
 @SETTINGS
 @given(record_text, record_text, st.one_of(st.none(), record_text))
 def test_fmt_round_trip_keeps_the_data(name, notes, vendor):

@@ -33,9 +33,11 @@ def committed(path: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def kernel_import():
-    tarball = need(KERNEL_TARBALL, "linux-source-6.12")
-    return kernel.parse_kernel(kernel.read_sources(tarball))
+def kernel_import(kernel_sources):
+    """The tarball's files come from the session's cache (conftest.kernel_sources); parsing them is the import."""
+    tarball, sources = kernel_sources
+    assert tarball == KERNEL_TARBALL
+    return kernel.parse_kernel(sources)
 
 
 def test_kernel_counts_are_plausible(kernel_import):

@@ -82,11 +82,11 @@ def test_a_tree_outside_git_has_no_history_to_check(tmp_path):
 
 
 @pytest.mark.realdata
-def test_the_repositorys_own_deletions_all_left_an_alias():
+def test_the_repositorys_own_deletions_all_left_an_alias(real_catalog):
     """Every record this repository ever deleted kept its address (the real history, read by `uasdb validate`)."""
     from uasdb.paths import DATA_DIR
     from uasdb.records.rules.removals import _deleted_records
     deleted = _deleted_records(DATA_DIR)
-    result = check()
+    result = real_catalog.check
     assert not [p for p in result.problems if p.rule in ("record-removed", "removal-note")]
     assert deleted, "the history has deletions (renames kept as aliases); the check must see them"

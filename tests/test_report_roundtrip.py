@@ -114,6 +114,7 @@ def host_of(output: str) -> str:
 # The round trip: link -> filled form -> bot, against the same output pasted by hand.
 # ---------------------------------------------------------------------------------------------------------------
 
+@pytest.mark.slow  # 16 issue bodies through the bot per run, 1.7 s of CPU each run: 7 s of the fast lane's 30
 @pytest.mark.parametrize("run", sorted(RUNS))
 def test_each_link_gives_the_bot_the_record_a_hand_pasted_form_gives(capsys, run):
     tree, commands = RUNS[run]

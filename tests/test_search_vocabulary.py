@@ -2,7 +2,6 @@
 spelling, the chips and vendors the search leads with, and the site's own words; small enough to fetch at once."""
 import json
 
-from uasdb.publish.export import prepare
 from uasdb.publish.search_vocabulary import SITE_WORDS, vocabulary, words_of
 
 SITE = {
@@ -43,9 +42,9 @@ def test_chips_and_vendors_map_to_the_search_filters_values():
     assert v["vendors"] == {"sabrent": "Sabrent", "startech": "StarTech.com", "startech.com": "StarTech.com"}
 
 
-def test_the_real_vocabulary_is_small():
+def test_the_real_vocabulary_is_small(real_catalog):
     """It is fetched with the first search: at most 16 KB (8.2 KB, 3.7 KB gzipped, for 255 adapters in 2026-11)."""
-    site, _ = prepare()
+    site = real_catalog.site
     text = json.dumps(vocabulary(site), ensure_ascii=False, separators=(",", ":"))
     assert len(text.encode()) < 16_000
     assert len(vocabulary(site)["chips"]) == len(site["chipsets"])

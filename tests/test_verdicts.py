@@ -16,7 +16,6 @@ from uasdb.verdicts.engine import (
 )
 
 LSUSB_T_UAS = "|__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=uas, 5000M"
-LSUSB_T_BOT = "|__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=usb-storage, 5000M"
 ABORT = "sd 0:0:0:0: [sda] tag#2 uas_eh_abort_handler 0 uas-tag 1 inflight: CMD OUT"
 FIX = {"component": "bootloader", "version": "2020-09-03", "url": "https://example.org/release-notes"}
 # A success the nice list accepts: the driver named, a workload stated, the link shown.

@@ -2,14 +2,12 @@
 engine before graded verdicts gave every one of these another answer)."""
 import pytest
 
-from uasdb.records.database import check
-from uasdb.verdicts.engine import adapter_verdict, summary_line
+from uasdb.verdicts.engine import summary_line
 
 
 @pytest.fixture(scope="module")
-def verdicts():
-    records = {r.data["id"]: r.data for r in check().records if r.kind == "adapter"}
-    return {i: adapter_verdict(r) for i, r in records.items()}
+def verdicts(real_catalog):
+    return real_catalog.verdicts
 
 
 @pytest.mark.parametrize("adapter_id", ["lacie-rugged-usb-c", "renkforce-pi-102-msata-adapter"])

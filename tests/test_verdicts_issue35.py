@@ -3,18 +3,17 @@ unknown model counts on no platform, reports that merely disagree never put a pr
 lists and the what-to-buy pages place every product the same way."""
 import pytest
 
-from uasdb.records.database import check
 from uasdb.verdicts.engine import adapter_verdict
 
 
 @pytest.fixture(scope="module")
-def records():
-    return {r.data["id"]: r.data for r in check().records if r.kind == "adapter"}
+def records(real_catalog):  # data/ checked once per session (conftest.real_catalog)
+    return {r.data["id"]: r.data for r in real_catalog.check.records if r.kind == "adapter"}
 
 
 @pytest.fixture(scope="module")
-def verdicts(records):
-    return {i: adapter_verdict(r) for i, r in records.items()}
+def verdicts(real_catalog):
+    return real_catalog.verdicts
 
 
 @pytest.mark.parametrize("adapter_id", ["adata-sd600q", "generic-rtl9210-nvme-enclosure"])
@@ -76,12 +75,9 @@ def test_no_product_is_naughty_for_disagreement_alone(verdicts):
 
 
 @pytest.fixture(scope="module")
-def site():
-    from uasdb.publish.export import build
+def site(real_catalog):
     from uasdb.publish.lists import model
-    result = check()
-    catalog = build(result.records)
-    adapters = {a["id"]: a for a in catalog["adapters"]}
+    catalog, adapters = real_catalog.site, real_catalog.adapters  # the export, built once per session
     return catalog, adapters, model(catalog, adapters)
 
 
@@ -124,11 +120,10 @@ def test_recommended_products_without_a_model_number_are_on_the_pi4_buy_page(sit
 
 
 @pytest.mark.parametrize("platform", ["pi4", "pi5", "linux", "macos"])
-def test_every_buy_row_sits_in_its_engine_standing_and_expected_rows_have_no_report_there(site, platform):
+def test_every_buy_row_sits_in_its_engine_standing_and_expected_rows_have_no_report_there(site, records, platform):
     from uasdb.verdicts.engine import PLATFORMS, platform_standing
     catalog, adapters, _ = site
     ranking = catalog["buy"][platform]
-    records = {r.data["id"]: r.data for r in check().records if r.kind == "adapter"}
     hosts = set(PLATFORMS[platform]["hosts"])
     for row in ranking["products"] + ranking["avoid"]:
         verdict = adapter_verdict(records[row["id"]])

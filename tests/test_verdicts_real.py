@@ -1,15 +1,11 @@
 """The verdicts a forum helper links to, pinned on the real data/ (each case was wrong before the evidence rule)."""
 import pytest
 
-from uasdb.publish.export import build
-from uasdb.records.database import check
-
 
 @pytest.fixture(scope="module")
-def site():
-    result = check()
-    assert not result.errors
-    return build(result.records)
+def site(real_catalog):
+    assert not real_catalog.check.errors
+    return real_catalog.site
 
 
 @pytest.fixture(scope="module")

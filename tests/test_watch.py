@@ -97,6 +97,7 @@ def test_an_edit_rewrites_only_the_files_it_changes(tree, monkeypatch):
     assert (out / "static" / "pagefind" / "pagefind.js").is_file()
 
 
+@pytest.mark.slow  # five exports of the fixtures, about 2 s of CPU: over the fast lane's budget
 def test_the_watcher_parses_again_only_the_records_that_changed(tree, monkeypatch):
     """With one State across refreshes (as `make serve` runs it), an edit costs the edited record's parse, not the
     whole tree's, and the export is the same as a cold one."""
@@ -140,6 +141,7 @@ def _edit(path, old, new):
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+@pytest.mark.slow  # thirteen exports of the fixtures, about 5 s of CPU: over the fast lane's budget
 def test_after_each_kind_of_edit_the_live_export_is_the_published_one(tree, monkeypatch):
     """The watcher keeps rule findings, verdicts, kernel facts and JSON text of unchanged records between
     exports. Whatever the edit (a name; an outcome that moves a product between lists; 360 written as 360.0,

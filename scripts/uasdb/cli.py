@@ -10,7 +10,8 @@ from typing import List, Optional
 from . import __version__, relax_gc
 
 
-def _print_problems(problems, out=sys.stdout) -> None:
+def _print_problems(problems, out=None) -> None:
+    out = out or sys.stdout  # looked up at each call, so output redirected after import (tests) is followed
     current = None
     for problem in problems:
         if problem.file != current:

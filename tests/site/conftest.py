@@ -2,13 +2,16 @@
 and Debian's Chromium driven by pytest-playwright (never a downloaded browser)."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlparse
 
 import pytest
 
 from uasdb.paths import REPO_ROOT
+from uasdb.publish.export import export_tree
 from uasdb.publish.sitebuild import LoopbackServer, build_site
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
@@ -96,30 +99,37 @@ def capture():
     return save
 
 
-JS_SOURCE = REPO_ROOT / "site" / "assets" / "js"
-JS_ORIGIN = "http://js.test"
+@pytest.fixture(scope="session")
+def site_export(tmp_path_factory):
+    """The fixture site's export alone, as `site` builds it but without Hugo or a server (for tests of the JS modules,
+    which need only the data): `export` (the catalog, as a JSON reader sees it) and `kernel` (/api/v1/kernel.json's
+    result). The site's pure JS modules themselves are run by Node: the `js_modules` fixture (tests/conftest.py)."""
+    out = tmp_path_factory.mktemp("fixture-export")
+    exported = export_tree(out, [SITE_DATA, UNSAFE_DATA], ignore_rules={"markdown-safe"})
+    assert exported is not None
+    kernel = json.loads((out / "api" / "v1" / "kernel.json").read_text(encoding="utf-8"))["result"]
+    return SimpleNamespace(export=json.loads(json.dumps(exported)), kernel=kernel)
 
 
-@pytest.fixture
-def js_modules(browser):
-    """A blank page on a made-up origin that serves site/assets/js/ as it is (no bundling, no CSP, no network),
-    so tests can `await import('/paste.js')` and call the site's pure modules directly."""
-    context = browser.new_context()
+@pytest.fixture(scope="module")
+def axe_results(browser, site):
+    """axe once per page state, both themes in one load: `axe_results(key, show, scheme)` opens a light page,
+    `show(page)` brings it to the state to check, axe runs, the page switches to dark (emulate_media: the site's
+    themes are CSS media queries) and axe runs again; the same key later gets the recorded result of its theme."""
+    from axe_playwright_python.sync_playwright import Axe
+    axe, seen = Axe(), {}
 
-    def serve(route):
-        path = urlparse(route.request.url).path.lstrip("/")
-        source = JS_SOURCE / path
-        if path and source.is_file() and source.suffix == ".js":
-            route.fulfill(status=200, content_type="text/javascript", body=source.read_text(encoding="utf-8"))
-        else:
-            route.fulfill(status=200, content_type="text/html", body="<!DOCTYPE html><title>js</title>")
-    context.route(f"{JS_ORIGIN}/**", serve)
-    page = context.new_page()
-    page.goto(f"{JS_ORIGIN}/")
-
-    def call(module: str, expression: str, *args):
-        """Evaluate `expression` (using `m`, the module, and `args`) and return its JSON value."""
-        return page.evaluate(f"async (args) => {{ const m = await import('/{module}'); return ({expression}); }}", list(args))
-    page.call = call
-    yield page
-    context.close()
+    def results(key, show, scheme: str):
+        if key not in seen:
+            context = browser.new_context(base_url=site.url, color_scheme="light")
+            page = context.new_page()
+            try:
+                show(page)
+                light = axe.run(page)
+                page.emulate_media(color_scheme="dark")
+                assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+                seen[key] = {"light": light, "dark": axe.run(page)}
+            finally:
+                context.close()
+        return seen[key][scheme]
+    return results

@@ -3,7 +3,6 @@ and with UASDB_SCREENSHOTS=1 screenshots of the main pages are saved under test-
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 pytestmark = pytest.mark.browser
 
@@ -18,20 +17,17 @@ PAGES = {
     "usb-ids-filtered": "/usb/?q=152d&products=yes",
     "verdicts": "/verdicts/",  # the rule, and the evaluation of expectations with its matrices (issue 36)
 }
-axe = Axe()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("name", sorted(PAGES))
-def test_axe_finds_no_violations(browser, site, name, scheme):
-    context = browser.new_context(base_url=site.url, color_scheme=scheme)
-    page = context.new_page()
-    page.goto(PAGES[name])
-    if name == "home":  # include the search results and filters in the check
-        page.get_by_role("searchbox").fill("152d:0578")
-        page.locator(".search-status").filter(has_text="result").wait_for()
-    results = axe.run(page)
-    context.close()
+def test_axe_finds_no_violations(axe_results, name, scheme):
+    def show(page):
+        page.goto(PAGES[name])
+        if name == "home":  # include the search results and filters in the check
+            page.get_by_role("searchbox").fill("152d:0578")
+            page.locator(".search-status").filter(has_text="result").wait_for()
+    results = axe_results(name, show, scheme)  # one load per page, light then dark (conftest.axe_results)
     assert results.violations_count == 0, results.generate_report()
 
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from helpers import run_uasdb
 from uasdb.paths import REPO_ROOT
 from uasdb.publish.export import export_tree
 from uasdb.publish.files import API_SCHEMA_VERSION, api_file
@@ -32,11 +31,14 @@ def _load(path: Path):
 
 
 @pytest.mark.parametrize("data_dirs", [None, [FIXTURES / "site-data"]], ids=["data", "fixtures"])
-def test_api_contains_every_record_report_and_measurement(tmp_path, data_dirs):
-    site = export_tree(tmp_path, data_dirs)
-    assert site is not None
+def test_api_contains_every_record_report_and_measurement(tmp_path, data_dirs, real_catalog):
+    if data_dirs is None:  # the real data/: the session's export (conftest.real_catalog), written as `uasdb export` does
+        tmp_path = real_catalog.export_dir
+        records = [r.data for r in real_catalog.check.records if r.kind in ("adapter", "chipset")]
+    else:
+        assert export_tree(tmp_path, data_dirs) is not None
+        records = _records(data_dirs)
     api = tmp_path / "api" / "v1"
-    records = _records(data_dirs or [REPO_ROOT / "data"])
     adapters = [r for r in records if "reports" in r]
     chipsets = [r for r in records if "maker" in r]
 
@@ -66,8 +68,7 @@ def test_api_contains_every_record_report_and_measurement(tmp_path, data_dirs):
 
 def test_export_refuses_unsafe_markdown_unless_a_test_waives_the_rule(tmp_path):
     unsafe = FIXTURES / "site-data-unsafe"
-    done = subprocess.run([sys.executable, "-m", "uasdb", "export", "--data", str(unsafe), "--out", str(tmp_path / "x")],
-                          capture_output=True, text=True, cwd=REPO_ROOT)
+    done = run_uasdb("export", "--data", unsafe, "--out", tmp_path / "x", cwd=REPO_ROOT)
     assert done.returncode == 1
     assert "[markdown-safe]" in done.stderr and "export refused" in done.stderr
     assert not (tmp_path / "x").exists()
@@ -75,8 +76,7 @@ def test_export_refuses_unsafe_markdown_unless_a_test_waives_the_rule(tmp_path):
 
 
 def test_export_names_a_missing_data_folder(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "uasdb", "export", "--data", str(tmp_path / "nope"), "--out", str(tmp_path / "x")],
-                          capture_output=True, text=True, cwd=REPO_ROOT)
+    done = run_uasdb("export", "--data", tmp_path / "nope", "--out", tmp_path / "x", cwd=REPO_ROOT)
     assert done.returncode == 1
     assert "no such data folder" in done.stderr and "Traceback" not in done.stderr
 

@@ -10,7 +10,6 @@ import urllib.request
 
 import pytest
 
-from pattern_worst_cases import LINEAR_FACTOR, MEGABYTE, cases, javascript_patterns
 from uasdb import probe
 from uasdb.paths import REPO_ROOT
 
@@ -48,41 +47,6 @@ def python_parse(text: str) -> dict:
 JS_PARSE = """{ids: m.findUsbIds(args[0]), lsusb: m.parseLsusb(args[0]), tree: m.parseLsusbTree(args[0]),
   verbose: m.parseLsusbVerbose(args[0]), dmesg: m.parseDmesg(args[0]), ioreg: m.parseIoreg(args[0]),
   profiler: m.parseSystemProfiler(args[0]), macos: m.joinMacos(m.parseIoreg(args[0]), m.parseSystemProfiler(args[0]))}"""
-
-
-@pytest.mark.parametrize("name", CAPTURES)
-def test_js_parsers_read_each_capture_exactly_like_probe_py(js_modules, name):
-    text = captured(name)
-    assert js_modules.call("paste.js", JS_PARSE, text) == python_parse(text)
-
-
-@pytest.mark.parametrize("text", [
-    "", "\n\n", "Bus 1 Device 2: ID 12:34", "bcdDevice 1.0\r\nidVendor 0xZZZZ", "usb 1-1: New USB device found, idVendor=ABCD, idProduct=EF01",
-    "\u2028Bus 003 Device 004: ID ABCD:ef01 Mixed Case\u2028", "idVendor=152d 152d:05788 x152d:0578 152d:0578:u 0bda:9210",
-])
-def test_js_parsers_agree_with_probe_py_on_odd_input(js_modules, text):
-    assert js_modules.call("paste.js", JS_PARSE, text) == python_parse(text)
-
-
-@pytest.mark.parametrize("tree, host, device", [
-    ("pi4-uas", "pi4", {"vid": "152d", "pid": "0578", "bcd_device": "0100", "driver": "uas", "speed": "5000M", "offers_uas": True}),
-    ("pi4-kernel-ignores-uas", "pi4", {"vid": "152d", "pid": "0578", "bcd_device": "3202", "driver": "usb-storage", "offers_uas": True}),
-    ("pi3-usb-storage", "pi3b-plus", {"vid": "152d", "pid": "0578", "driver": "usb-storage", "speed": "480M"}),
-])
-def test_js_reads_the_probe_output(js_modules, tree, host, device):
-    parsed = js_modules.call("paste.js", "m.parseProbe(args[0])", probe_output(tree))
-    assert parsed["host"] == host
-    (found,) = parsed["devices"].values()
-    assert {k: found[k] for k in device} == device
-
-
-def test_js_reads_the_users_own_quirks_from_probe_output_and_dmesg(js_modules):
-    assert js_modules.call("paste.js", "m.pastedQuirks(args[0])", probe_output("pi4-user-quirk")) == [{"id": "152d:0578", "letters": "u"}]
-    dmesg = "[    0.000000] Kernel command line: coherent_pool=1M usb-storage.quirks=152D:0578:u,174c:55aa:U console=tty1"
-    assert js_modules.call("paste.js", "m.pastedQuirks(args[0])", dmesg) == [
-        {"id": "152d:0578", "letters": "u"}, {"id": "174c:55aa", "letters": "u"}]
-    model = "[    0.000000] Machine model: Raspberry Pi 4 Model B Rev 1.4"
-    assert js_modules.call("check-core.js", "m.analysePaste(args[0]).host", model) == "pi4"
 
 
 # --------------------------------------------------------------------------- the page
@@ -290,12 +254,6 @@ def test_check_and_quirk_scripts_load_only_on_their_pages(site):
     assert re.search(r'<script type="module" src="/js/quirks\.[0-9a-f]+\.js" integrity="sha384-', (site.public / "quirks/index.html").read_text())
 
 
-def test_other_spellings_of_an_id_are_found(js_modules):
-    text = "USB\\VID_152D&PID_0578\\0123 and 0x174c 0x55aa and 0bda:9210"
-    devices = js_modules.call("check-core.js", "m.analysePaste(args[0]).devices.map((d) => d.id)", text)
-    assert devices == ["0bda:9210", "152d:0578", "174c:55aa"]
-
-
 def test_hostile_record_text_stays_text_in_the_results(watched_page, site):
     page = watched_page
     page.goto("/check/?ids=abcd:1234")
@@ -355,81 +313,6 @@ def test_check_asks_for_lsusb_v_when_the_kernel_decides_by_the_device(watched_pa
     assert "to see which applies to yours" in text and "lsusb -v -d 174c:55aa" in text
 
 
-def test_js_parsers_take_linear_time_on_hostile_pastes(js_modules):
-    """A backtracking pattern froze the tab for minutes on a line of blanks; a megabyte now parses at once."""
-    elapsed = js_modules.call("paste.js", """(() => {
-      const hostile = ['  iProduct 2 x' + ' '.repeat(400000) + 'y', (' '.repeat(1000) + '\\n').repeat(1000),
-        'usb 1-1: Product: a' + ' '.repeat(400000) + 'b'];
-      const started = performance.now();
-      for (const text of hostile) { m.parseLsusbVerbose(text); m.parseDmesg(text); m.parseLsusbTree(text); }
-      return performance.now() - started;
-    })()""")
-    assert elapsed < 2000
-
-
-# Each paste.js pattern on a megabyte of its worst case (tests/pattern_worst_cases.py), in a worker the page stops
-# when it runs far past the budget: a backtracking pattern would otherwise hang the browser for hours.
-JS_PATTERNS = javascript_patterns()[0]
-LINEAR_WORKER = """
-// Every match, as a paste is read at worst; replacing them finds them all without making an object for each.
-const everyMatch = (pattern, text) => {
-  const started = performance.now();
-  text.replace(pattern, '');
-  return performance.now() - started;
-};
-onmessage = ({ data }) => {
-  const { source, flags, prefix, unit, suffix, size } = data;
-  const text = prefix + unit.repeat(Math.floor((size - prefix.length - suffix.length) / unit.length)) + suffix;
-  let reference = Infinity;  // one step per character: a lazy repeat that checks for the end after each one
-  for (let i = 0; i < 3; i += 1) reference = Math.min(reference, everyMatch(/[\\s\\S]*?$/g, text));
-  postMessage({ reference });
-  const pattern = new RegExp(source, flags.includes('g') ? flags : `${flags}g`);
-  postMessage({ took: Math.min(everyMatch(pattern, text), everyMatch(pattern, text)) });
-};
-"""
-RUN_LINEAR_WORKERS = """async ([code, cases, factor]) => {
-  const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
-  const results = [];
-  for (const c of cases) {
-    const worker = new Worker(url);
-    results.push(await new Promise((resolve) => {
-      let reference = null;
-      let timer = null;
-      worker.onmessage = ({ data }) => {
-        if ('reference' in data) {
-          reference = data.reference;
-          timer = setTimeout(() => resolve({ reference, took: null }), 4 * factor * reference + 500);
-        } else {
-          clearTimeout(timer);
-          resolve({ reference, took: data.took });
-        }
-      };
-      worker.onerror = (e) => resolve({ reference, took: null, error: e.message });
-      worker.postMessage(c);
-    }));
-    worker.terminate();
-  }
-  return results;
-}"""
-
-
-@pytest.mark.parametrize("name", sorted(JS_PATTERNS))
-def test_each_js_pattern_reads_a_megabyte_of_its_worst_case_in_linear_time(js_modules, name):
-    source, flags = JS_PATTERNS[name]
-    runs = [{"source": source, "flags": flags, "prefix": p, "unit": u, "suffix": s, "size": MEGABYTE}
-            for p, u, s in cases(name)]
-    results = js_modules.evaluate(RUN_LINEAR_WORKERS, [LINEAR_WORKER, runs, LINEAR_FACTOR])
-    slow = [(case, result) for case, result in zip(cases(name), results, strict=True)
-            if result.get("error") or result["took"] is None or result["took"] > LINEAR_FACTOR * result["reference"]]
-    assert slow == [], f"{name} backtracks: {slow}"
-
-
-@pytest.mark.parametrize("power, streams", [("0mA", "32"), ("36mA", "16"), ("x", "")])
-def test_js_and_python_read_maxpower_and_streams_alike(js_modules, power, streams):
-    text = ASMEDIA_V.format(power=power, streams=streams)
-    assert js_modules.call("paste.js", JS_PARSE, text) == python_parse(text)
-
-
 def test_a_distribution_that_already_sets_the_quirk_is_named(watched_page, site):
     page = watched_page
     page.goto("/check/")
@@ -452,56 +335,5 @@ def test_the_probe_people_download_is_served_and_is_the_bundle(site):
 
 
 # Device-tree model strings as Raspberry Pi boards print them (/proc/device-tree/model), and others.
-MODELS = ["Raspberry Pi 5 Model B Rev 1.0", "Raspberry Pi 500 Rev 1.0", "Raspberry Pi Compute Module 5 Rev 1.0",
-          "Raspberry Pi 4 Model B Rev 1.5", "Raspberry Pi 400 Rev 1.0", "Raspberry Pi Compute Module 4 Rev 1.0",
-          "Raspberry Pi 3 Model B Plus Rev 1.3", "Raspberry Pi 3 Model B Rev 1.2", "Raspberry Pi Compute Module 3 Plus Rev 1.0",
-          "Raspberry Pi Zero 2 W Rev 1.0", "Raspberry Pi 2 Model B Rev 1.1", "Raspberry Pi Model B Plus Rev 1.2",
-          "Radxa ROCK 5B", "Hardkernel ODROID-HC4", ""]
 
 
-def test_the_check_page_and_the_probe_name_each_pi_alike(js_modules):
-    """Pi model -> host exists twice (the probe ships alone; the check page reads pasted probe output): the
-    JS port must give what probe.host_for gives, for every board."""
-    from uasdb import probe
-    js = js_modules.call("check-core.js", "args[0].map((model) => m.hostForModel(model))", MODELS)
-    assert js == [probe.host_for(model, None) if model.startswith("Raspberry Pi") else None for model in MODELS]
-    assert js[:3] == ["pi5", "pi500", "cm5"] and js[6] == "pi3b-plus"
-
-
-def test_every_spelling_the_site_prints_for_an_id_is_read_back(js_modules):
-    """The site lists each ID's spellings (export.usb_spellings: lsusb, udev, Windows, C source); each one a tool
-    prints must be found again when pasted, on the check page and by the probe's reader. (The bare eight digits,
-    152d0578, is a search spelling only: read from a paste, any eight hex digits would look like an ID.)"""
-    from uasdb import probe
-    from uasdb.publish.export import usb_spellings
-    for vid, pid in (("152d", "0578"), ("174c", "55aa"), ("0bda", "9210")):
-        for spelling in usb_spellings(vid, pid):
-            if spelling == f"{vid}{pid}":
-                continue
-            text = f"the adapter: {spelling} (as printed)"
-            assert js_modules.call("check-core.js", "m.analysePaste(args[0]).devices.map((d) => d.id)", text) == \
-                [f"{vid}:{pid}"], spelling
-            assert probe.find_usb_ids(text) == [f"{vid}:{pid}"], spelling
-
-
-# One UAS error-handling round as Linux prints it: the command is aborted, then one device reset, which prints a
-# start line, the USB reset and a success line.
-ONE_ABORT_ONE_RESET = """\
-[  123.456] sd 0:0:0:0: [sda] tag#5 uas_eh_abort_handler 0 uas-tag 6 inflight: CMD IN
-[  123.457] sd 0:0:0:0: [sda] tag#5 CDB: Read(10) 28 00 00 00 08 00 00 00 08 00
-[  123.501] scsi host0: uas_eh_device_reset_handler start
-[  123.640] usb 2-1: reset SuperSpeed USB device number 2 using xhci_hcd
-[  123.662] scsi host0: uas_eh_device_reset_handler success
-"""
-
-
-def test_one_abort_and_one_reset_round_count_as_that(js_modules):
-    """A helper reading the check page must not see "4 resets" for one aborted command and one reset: each
-    round of the kernel's error handling counts once, in probe.py and on the check page alike."""
-    python = probe.parse_dmesg(ONE_ABORT_ONE_RESET)["events"]
-    assert [e["kind"] for e in python] == ["timeout", "reset"]
-    assert js_modules.call("paste.js", "m.parseDmesg(args[0])", ONE_ABORT_ONE_RESET)["events"] == python
-    twice = probe.parse_dmesg(ONE_ABORT_ONE_RESET + ONE_ABORT_ONE_RESET)["events"]
-    assert [e["kind"] for e in twice] == ["timeout", "reset", "timeout", "reset"]
-    bare = "[  9.1] usb 2-1: reset SuperSpeed USB device number 2 using xhci_hcd\n"  # a reset outside a round
-    assert [e["kind"] for e in probe.parse_dmesg(bare)["events"]] == ["reset"]

@@ -157,9 +157,3 @@ def test_a_damaged_link_says_so_or_shows_what_is_left(watched_page, query):
     assert page.problems == []
 
 
-def test_format_round_trips_for_every_capture(js_modules):
-    """resultQuery(resultFromQuery(q)) == q for what every capture gives: nothing is lost or invented on the way."""
-    for name, text in PASTES.items():
-        query = js_modules.call("check-core.js", "m.resultQuery(m.analysePaste(args[0]))", text)
-        again = js_modules.call("check-core.js", "m.resultQuery(m.resultFromQuery(new URLSearchParams(args[0])))", query) if query else ""
-        assert again == query, name

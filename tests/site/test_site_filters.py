@@ -171,32 +171,6 @@ def test_without_javascript_every_row_shows(browser, site):
     context.close()
 
 
-@pytest.mark.parametrize("text, query, found", [
-    ('ICY BOX IB-RD3621U3 2-bay 3.5" USB 3.0 RAID enclosure', "two-bay", True),
-    ("Acasis EC-7352 two-bay enclosure", "2-bay", True),
-    ("Thermaltake BlacX Duet USB 3.0 dual-bay SATA dock", "2-bay", True),
-    ("Acasis EC-7352 two-bay enclosure", "2 bay", True),
-    ("Acasis EC-7352 two-bay enclosure", "two bay", True),
-    ("ORICO 9548U3 four-bay 3.5\" USB 3.0", "4-bay", True),
-    ("Yottamaster 5-bay USB 3.1 Gen 2", "2-bay", False),      # "2" is not the bay count here
-    ('Sabrent EC-UASP 2.5" enclosure', "2", True),            # a number alone starts a word: 2.5
-    ("TerraMaster D2-310 USB 3.2 enclosure", "2", False),     # and is a whole number: not D2, 3.2 or 310
-    ("ORICO 12-bay rack", "2-bay", False),
-    ("JMicron JMS578, 152d:0578", "152d:0578", True),
-    ("JMicron JMS578, 152d:0578", "0578", True),
-    ("JMicron JMS578", "jms", True),
-    ("Inateck FE2004 USB 3.0", "usb 3", True),
-    ("Yottamaster 5-bay USB 3.1 Gen 2", "2 bay", False),      # a number before a word counts with it
-    ("Inateck FE2004 USB 3.2 Gen 2", "3.2 gen 2", True),
-    ("Natec Rhino Go", "rhino   go", True),
-    ("Natec Rhino Go", "rhino stop", False),
-    ("Verbatim Store 'n' Go", "store n go", True),
-    ("Café enclosure", "cafe", True),
-])
-def test_the_text_filter_matches_normalised_words(js_modules, text, query, found):
-    assert js_modules.call("filter.js", "m.matches(args[0], args[1])", text, query) is found
-
-
 @pytest.mark.parametrize("path, label, text, facet", [
     ("/usb/", "Filter IDs", "152d", ("Products", "products", "yes")),
     ("/chipsets/", "Filter chipsets", "jms", ("Maker", "maker", "jmicron")),
@@ -274,6 +248,11 @@ def test_on_a_phone_names_keep_their_words_and_tables_fit(browser, real_site, wi
     context.close()
 
 
+# The product names of the rows a filter leaves visible (Playwright's is_visible(): a box, and not visibility:hidden).
+VISIBLE_ROW_NAMES = """(rows) => rows.filter((r) => r.getClientRects().length > 0 && getComputedStyle(r).visibility !== 'hidden')
+  .map((r) => r.querySelector('th a').innerText)"""
+
+
 def test_two_bay_finds_what_2_bay_finds_on_the_real_data(browser, real_site):
     page = browser.new_page(base_url=real_site.url)
     page.goto("/adapters/")
@@ -281,7 +260,7 @@ def test_two_bay_finds_what_2_bay_finds_on_the_real_data(browser, real_site):
     found = {}
     for spelling in ["2-bay", "two-bay", "2 bay", "dual bay"]:
         page.get_by_label("Filter rows").fill(spelling)
-        found[spelling] = {r.locator("th a").inner_text() for r in rows.all() if r.is_visible()}
+        found[spelling] = set(rows.evaluate_all(VISIBLE_ROW_NAMES))  # one call, not two per row of the real data
     assert found["2-bay"] == found["two-bay"] == found["2 bay"] == found["dual bay"]
     names = " ".join(found["2-bay"]).lower()
     assert "two-bay" in names and "2-bay" in names and "dual-bay" in names  # all three spellings among them

@@ -3,62 +3,11 @@ limit, what an entry replaces of the kernel's own flags (the same answer as kern
 the copy button."""
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 
 import pytest
 
-from uasdb.publish.kernel import preserve_builtin
-from uasdb.records.reference import load_kernel
-
 pytestmark = pytest.mark.browser
-
-
-def kernel_json(site) -> dict:
-    return json.loads(urllib.request.urlopen(site.url + "/api/v1/kernel.json").read())["result"]
-
-
-def test_js_preserving_entries_match_python_for_every_kernel_id(js_modules, site):
-    """preserveBuiltin() in quirks-core.js against preserve_builtin() on every ID Linux 6.12 lists."""
-    table = load_kernel()
-    cases = [(f"{usb_id}:{letters}", None) for usb_id in table.ids() + ["0bc2:ffff", "ffff:0001"]
-             for letters in ("u", "t", "f", "", "fu", "st", "gu")]
-    cases += [(f"{usb_id}:{letters}", ["0128", "0128"]) for usb_id in table.ids() for letters in ("u", "t")]
-    got = js_modules.call("quirks-core.js", "args[1].map(([e, span]) => m.preserveBuiltin(args[0], e, span))",
-                          kernel_json(site), cases)
-    expected = [preserve_builtin(table, entry, tuple(span) if span else None) for entry, span in cases]
-    mismatches = [(case, g, e) for case, g, e in zip(cases, got, expected, strict=True) if g != e]
-    assert mismatches == []
-
-
-def test_js_merged_line_matches_python_for_the_naughty_entries(js_modules, site):
-    """mergeEntries() and buildLine() in quirks-core.js against verdicts.merge_quirk_entries(): the builder's line for
-    every naughty adapter at once, in several orders, is the export's combined line (letters united, IDs sorted)."""
-    from uasdb.verdicts.engine import merge_quirk_entries
-    entries = [e for a in site.export["adapters"] for e in a["verdict"]["quirk_entries"]]
-    entries += ["152d:0578:t", "152d:0578:u", "174c:55aa:fu", "0bc2:2322:u"]   # an ID named twice, letters to unite
-    cases = [entries, list(reversed(entries)), sorted(entries, key=lambda e: e[::-1])]
-    got = js_modules.call("quirks-core.js", "args[0].map((list) => m.buildLine(m.mergeEntries(list.map((e) => "
-                          "({ id: e.slice(0, 9), letters: e.slice(10) }))).entries))", cases)
-    expected = "usb-storage.quirks=" + ",".join(f"{k}:{v}" for k, v in merge_quirk_entries(entries).items())
-    assert got == [expected] * len(cases)
-
-
-@pytest.mark.parametrize("typed, entries, problems", [
-    ("152d:0578:u", [["152d:0578", "u"]], []),
-    ("usb-storage.quirks=152D:0578:U,174c:55aa:tu", [["152d:0578", "u"], ["174c:55aa", "tu"]], []),
-    ("0x152d:0x0578:u", [["152d:0578", "u"]], []),
-    ("152d:0578:ux", [["152d:0578", "u"]], ["“x” in 152d:0578:ux is not a quirk letter"]),
-    ("152d:0578", [], ["152d:0578 has no flag letters"]),
-    ("152d:057:u hello", [], ["“152d:057:u” is not an entry", "“hello” is not an entry"]),
-])
-def test_typed_entries_are_read_or_explained(js_modules, site, typed, entries, problems):
-    result = js_modules.call("quirks-core.js", "m.parseEntries(args[1], args[0])", kernel_json(site), typed)
-    assert [[e["id"], e["letters"]] for e in result["entries"]] == entries
-    assert len(result["problems"]) == len(problems)
-    for text, expected in zip([p["text"] for p in result["problems"]], problems, strict=True):
-        assert text.startswith(expected)
 
 
 def settled(page) -> None:

@@ -1,59 +1,13 @@
 """Search meets people's typing: a word one or two edits from a known product, vendor, model or chip word is
 corrected, with a "did you mean"; a chip, vendor or USB ID among the words puts its pages first. The examples of
-issue 29 run on the site built from the real data; the rules run on the fixtures and on search-words.js itself."""
+issue 29 run on the site built from the real data; the rules run on the fixtures, and on search-words.js itself in
+Node (tests/js/search-words.test.mjs)."""
 from __future__ import annotations
 
 import pytest
 from test_site_search import search  # type into the home page's box, return the result links
 
 pytestmark = pytest.mark.browser
-
-VOCAB = {"words": ["USB", "enclosure", "Sabrent", "Samsung", "Book", "boot", "EC-SSHD", "T7", "JMS583", "JMS578",
-                   "ORICO", "StarTech.com", "Western", "Digital"],
-         "chips": {"jms583": ["JMS583", "jms583"], "jms578": ["JMS578", "jms578"]},
-         "vendors": {"sabrent": "Sabrent", "samsung": "Samsung", "orico": "ORICO", "startech.com": "StarTech.com",
-                     "western digital": "Western Digital"}}
-
-
-def read(js_modules, query, correct=True):
-    return js_modules.call("search-words.js", "m.readQuery(args[0], m.indexVocabulary(args[1]), args[2])", query, VOCAB, correct)
-
-
-@pytest.mark.parametrize("a, b, limit, distance", [
-    ("sabrant", "sabrent", 2, 1), ("sabrnt", "sabrent", 1, 1), ("smasung", "samsung", 2, 1),  # a swap is one edit
-    ("kitten", "sitting", 3, 3), ("kitten", "sitting", 2, 3), ("sbrant", "sabrent", 2, 2), ("abcd", "wxyz", 2, 3),
-    ("", "abc", 3, 3), ("same", "same", 0, 0),
-])
-def test_edit_distance_is_bounded(js_modules, a, b, limit, distance):
-    assert js_modules.call("search-words.js", "m.editDistance(args[0], args[1], args[2])", a, b, limit) == distance
-
-
-@pytest.mark.parametrize("query, search, suggestion", [
-    ("sabrant", "sabrent", "Sabrent"),                 # one typo in a 7-letter word
-    ("sabrnt", "sabrent", "Sabrent"),                  # a dropped letter
-    ("samsng t7", "samsung t7", "Samsung T7"),         # the query as the vocabulary spells it
-    ("sabret ec-sshd", "sabrent ec-sshd", "Sabrent EC-SSHD"),
-    ("smasung", "samsung", "Samsung"),                 # two swapped letters count as one edit
-    ("enclsoure", "enclosure", "enclosure"),
-    ("boot", "boot", None),                            # a known word is never "corrected" (not to Book)
-    ("sab", "sab", None),                              # a prefix being typed is left to the search
-    ("samsu", "samsu", None),
-    ("usbb", "usbb", None), ("xyzzyq", "xyzzyq", None),  # too far from every word
-    ("152d:0578", "152d:0578", None),
-])
-def test_unknown_words_are_corrected_to_the_nearest_known_word(js_modules, query, search, suggestion):
-    meant = read(js_modules, query)
-    assert (meant["search"], meant["suggestion"]) == (search, suggestion)
-
-
-def test_chips_vendors_and_ids_among_the_words_are_found(js_modules):
-    meant = read(js_modules, "orico jms583 152d:0583")
-    assert meant["chips"] == [["JMS583", "jms583"]] and meant["vendors"] == ["ORICO"] and meant["usbId"] == "152d:0583"
-    assert read(js_modules, "startech enclosure")["vendors"] == ["StarTech.com"]  # the start of a vendor's name
-    assert read(js_modules, "western digtal")["vendors"] == ["Western Digital"]   # after correcting
-    as_typed = read(js_modules, "samsng t7", False)
-    assert as_typed["suggestion"] is None and as_typed["search"] == "samsng t7"
-
 
 def test_a_typo_in_a_product_word_finds_the_product_and_says_so(watched_page):
     page = watched_page

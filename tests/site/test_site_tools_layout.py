@@ -5,11 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from test_site_check import captured
 
 pytestmark = pytest.mark.browser
-axe = Axe()
 
 
 def show_check_results(page) -> None:
@@ -32,12 +30,8 @@ TOOLS = {"check": show_check_results, "quirks": show_builder_results}
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("name", sorted(TOOLS))
-def test_axe_finds_no_violations_with_results_shown(browser, site, name, scheme):
-    context = browser.new_context(base_url=site.url, color_scheme=scheme)
-    page = context.new_page()
-    TOOLS[name](page)
-    results = axe.run(page)
-    context.close()
+def test_axe_finds_no_violations_with_results_shown(axe_results, name, scheme):
+    results = axe_results(name, TOOLS[name], scheme)  # one load per tool, light then dark (conftest.axe_results)
     assert results.violations_count == 0, results.generate_report()
 
 

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
 
 from ..paths import DATA_DIR, REPO_ROOT, OutsideFolder, inside
-from ..records.database import KIND_DIRS, LoadCache, check, relative_to
-from ..records.reference import ReferenceDataError, load_kernel, load_linuxhw
+from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
+from ..records.reference import KernelTable, ReferenceDataError, load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
 from ..records.vocabulary import BUY_PAGES, HOST_TITLES, PLATFORM_SHORT
 from ..verdicts.answer import add_answers, naughty_combined_line, naughty_quirk_entries
@@ -119,7 +119,7 @@ class BuildCache:
         self.adapters: Dict[str, Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]] = {}
         self.kernel: Dict[str, Tuple[Any, Any, Dict[str, Any]]] = {}
 
-    def adapter_kernel(self, adapter: Dict[str, Any], table) -> Dict[str, Any]:
+    def adapter_kernel(self, adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any]:
         """`kernel_export.adapter_kernel`, again only when the adapter's record changed: its verdict is the very
         object `adapter` keeps for an unchanged text, so holding it (and the table) identifies what went in."""
         known = self.kernel.get(adapter["id"])
@@ -127,14 +127,14 @@ class BuildCache:
             known = self.kernel[adapter["id"]] = (adapter["verdict"], table, adapter_kernel(adapter, table))
         return known[2]
 
-    def adapter(self, record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
+    def adapter(self, record: Record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
         known = self.adapters.get(record.data["id"])
         if known is None or known[0] != record.text:
             known = self.adapters[record.data["id"]] = _adapter_parts(record)
         return known
 
 
-def _adapter_parts(record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
+def _adapter_parts(record: Record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
     data = record.data
     verdict = adapter_verdict(data)
     as_dict = verdict.as_dict()
@@ -145,7 +145,7 @@ def _adapter_parts(record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str
     return record.text, verdict, as_dict, summary_line(verdict), throughput_chart(data), query
 
 
-def build(records, pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCache] = None) -> Dict[str, Any]:
+def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCache] = None) -> Dict[str, Any]:
     """The export of these records: everything site.json holds. With `cache`, adapters whose record text is
     unchanged since an earlier call reuse what that call worked out for them."""
     changes = _last_changes(pathspecs)
@@ -365,11 +365,11 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
         spec = PLATFORMS[name]
         orderable = [a for a in adapters if a.get("vendor")]
 
-        def has_verdict(a, name=name):
+        def has_verdict(a: Dict[str, Any], name: str = name) -> bool:
             return has_reports_on(a, name)
         listed = [a for a in orderable if has_verdict(a)]
 
-        def key(a, name=name):
+        def key(a: Dict[str, Any], name: str = name) -> Tuple[Any, ...]:
             uas = a["verdict"]["uas"][name]
             boot = a["verdict"]["boot"].get(name)
             return (uas["rank"], boot["rank"] if boot else 0, _CONFIDENCE_ORDER[uas["confidence"]],

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import sys
 from pathlib import Path
-from typing import List, Optional, Set, Union
+from typing import List, Optional, Set, Tuple, Union
 
 PACKAGE = Path(__file__).resolve().parent.parent / "probe"
 MODULES = ("common", "reportform", "formlink", "parsers", "system", "macos", "linux", "assess", "output", "bench", "cli")
@@ -24,7 +24,7 @@ class BundleError(Exception):
     """The package cannot be joined into one file (a module imports something the bundle cannot carry)."""
 
 
-def _split(path: Path):
+def _split(path: Path) -> Tuple[List[Union[ast.Import, ast.ImportFrom]], str]:
     """A module's top-level imports (as nodes) and its body after them (as text), docstring left out."""
     source = path.read_text(encoding="utf-8")
     tree = ast.parse(source)
@@ -60,7 +60,7 @@ def bundle() -> str:
                     raise BundleError(f"probe/{name}.py imports from .{target}, which does not come before it "
                                       f"in probebuild.MODULES {MODULES}")
                 continue
-            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
             for module in modules:
                 if module != "__future__" and module.split(".")[0] not in sys.stdlib_module_names:
                     raise BundleError(f"probe/{name}.py imports {module}: the stand-alone probe may use the "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -29,14 +30,14 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
                       ".js": "text/javascript", ".json": "application/json", ".xml": "application/xml",
                       ".svg": "image/svg+xml", ".wasm": "application/wasm", ".csv": "text/csv"}
 
-    def log_message(self, format, *args):  # keep pytest output clean
+    def log_message(self, format: str, *args: Any) -> None:  # keep pytest output clean
         pass
 
-    def list_directory(self, path):
+    def list_directory(self, path: "str | os.PathLike[str]") -> None:
         self.send_error(404)
         return None
 
-    def send_error(self, code, message=None, explain=None):
+    def send_error(self, code: int, message: Optional[str] = None, explain: Optional[str] = None) -> None:
         page = Path(self.directory) / "404.html"
         if code == 404 and page.exists():
             body = page.read_bytes()
@@ -130,7 +131,7 @@ def hugo_binary() -> Path:
     return Path(hugo.cli.__file__).parent / "binaries" / "hugo"
 
 
-def _run(command, cwd: Path) -> None:
+def _run(command: Sequence[str], cwd: Path) -> None:
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")

@@ -26,7 +26,6 @@ _EventLoader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 16          # records nest four or five levels; anything deeper is a mistake or an attack
 MAX_NUMBER_CHARS = 32   # no field needs a longer number; longer ones overflow floats or Python's int parser
-SCHEMA_COMMENT = re.compile(r"^# yaml-language-server: \$schema=\S+$")
 # The lines git writes around a merge conflict (`<<<<<<< HEAD`, `||||||| base`, `=======`, `>>>>>>> branch`), also
 # indented inside a block scalar, where YAML would take them for text.
 CONFLICT_MARKER = re.compile(r"^[ \t]*(?:<{7}|\|{7}|>{7})(?:[ \t].*)?$|^[ \t]*={7}[ \t]*$", re.M)
@@ -362,8 +361,3 @@ def load_file(path) -> Loaded:
         loaded.add((), f"cannot read file: {exc.strerror}", "check the path and its permissions", "file-unreadable")
         return loaded
     return load_text(str(path), raw)
-
-
-def first_line_is_schema_comment(text: str) -> bool:
-    first = text.split("\n", 1)[0] if text else ""
-    return bool(SCHEMA_COMMENT.match(first))

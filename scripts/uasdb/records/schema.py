@@ -158,7 +158,3 @@ def schema_problems(kind: str, loaded: Loaded) -> List[Problem]:
     if not problems:  # the two validators disagree: report rather than pass silently
         problems.append(loaded.problem((), "record failed schema validation", "report it as a uasdb bug with this file attached: the two schema validators disagree about it", "schema-internal"))
     return problems
-
-
-def property_names(kind: str) -> List[str]:
-    return list(load_schema(kind)["properties"])

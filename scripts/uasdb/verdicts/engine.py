@@ -87,11 +87,6 @@ STRENGTH_RANK = {"observed": 3, "stated": 2, "hearsay": 1}
 # How far a finding goes (rule 4), weakest first.
 DEPTHS = ("bound", "used", "long-term")
 DEPTH_RANK = {name: n for n, name in enumerate(DEPTHS)}
-DEPTH_TEXT = {
-    "bound": "the driver seen bound in a snapshot (lsusb -t, a probe, a boot log), not tried under load",
-    "used": "used under load: a benchmark, copies, a RAID, a root file system or a service, shown or stated",
-    "long-term": "in use for weeks or more, as the reporter states",
-}
 LONG_TERM = frozenset({"weeks", "months", "years"})
 SUPERSPEED = ("5000M", "10000M", "20000M")
 LINK_RANK = {"480M": 1, "5000M": 2, "10000M": 3, "20000M": 4}
@@ -99,8 +94,6 @@ LINK_RANK = {"480M": 1, "5000M": 2, "10000M": 3, "20000M": 4}
 USB2_CEILING_MBPS = 60.0
 _MIB = 1.048576
 
-UAS_VERDICTS = ("works", "works-with-quirk", "no-uas", "broken", "mixed", "fixed", "host-no-uas", "untested")
-BOOT_VERDICTS = ("works", "works-with-workaround", "intermittent", "fails", "mixed", "fixed", "untested")
 VERDICT_TEXT = {
     "works": "UAS works, no quirk needed",
     "works-with-quirk": "works only with a quirk",
@@ -908,10 +901,6 @@ def _on_usb3(v: PlatformVerdict) -> str:
     return ""
 
 
-# The lists (rule 8), in the order a product is tried against them. "disagree" holds products whose Pi reports point
-# in opposite directions and that failed nowhere: never the avoid list by that alone.
-LISTS = ("naughty", "nice", "disagree", "pending")
-LIST_TITLES = {"naughty": "Naughty", "nice": "Nice", "disagree": "Reports disagree", "pending": "Pending"}
 # What most often tells two Pi reports that disagree apart (the report fields that record it), in this order.
 DIFFERENCE_FIELDS = (("bootloader", "bootloader"), ("port", "port"), ("connection", "power (how it was connected)"),
                      ("link", "USB link"), ("kernel", "kernel"), ("bcd_device", "bcdDevice (firmware revision)"),

@@ -261,7 +261,6 @@ class Related:
         # Vendor IDs of bridge-chip makers (JMicron, ASMedia, Realtek, VIA…): a product reporting the chip's own
         # default ID may be any product built on that chip, so sharing such an ID says what sharing the chip says.
         self.chip_vendors = {u["vid"] for c in chipsets for u in c.get("usb_ids", [])}
-        self.chip_makers = {c["id"]: c.get("maker") for c in chipsets}
         self.maker_of_vid = {u["vid"]: c.get("maker") for c in chipsets for u in c.get("usb_ids", []) if c.get("maker")}
         self.by_id: Dict[str, List[Tuple[str, Mapping[str, Any]]]] = {}
         self.by_chip: Dict[str, List[str]] = {}
@@ -795,15 +794,6 @@ def lead_kind(expectation: Expectation, platform: str) -> Optional[str]:
 
 def _origin_label(group: frozenset) -> str:
     return min(group)
-
-
-def _hide(adapter: Mapping[str, Any], platform: str) -> Tuple[Dict[str, Any], List[str]]:
-    """The product without its reports on `platform`, and those reports' source URLs (kept for callers that hide
-    one product by hand; `Related.without` hides every copy too)."""
-    hosts = set(PLATFORMS[platform]["hosts"])
-    kept = [r for r in adapter.get("reports", []) if r.get("host") not in hosts]
-    urls = [r.get("source", {}).get("url") for r in adapter.get("reports", []) if r.get("host") in hosts]
-    return dict(adapter, reports=kept), [u for u in urls if u]
 
 
 def evaluate(related: Related) -> Dict[str, Any]:

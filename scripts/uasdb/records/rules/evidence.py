@@ -101,7 +101,7 @@ def boot_break(dmesg: str):
     for number, line in enumerate(dmesg.splitlines(), 1):
         for kind, value, shown in _stamps(line):
             if kind in last_stamp and _went_back(kind, last_stamp[kind][0], value):
-                before_value, before_shown, before_line = last_stamp[kind]
+                _, before_shown, before_line = last_stamp[kind]
                 return (f"line {number}'s time stamp {shown} is earlier than line {before_line}'s {before_shown}",
                         "time stamps only go forward within one boot")
             last_stamp[kind] = (value, shown, number)
