@@ -195,7 +195,7 @@ def source_key(url: str) -> str:
 
 
 _URL = re.compile(r"https?://[^\s)>\]]+")
-_REF = re.compile(r"(?<![\w/])(?:([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+))?#(\d+)\b")
+_REF = re.compile(r"(?<![\w/.-])(?:([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+))?#(\d+)\b")
 _SAME_PRODUCT = re.compile(r"\b(?:may|might|could|probably|likely)(?: well)? be the same (?:product|device|model)\b")
 
 
