@@ -4,7 +4,8 @@ import copy
 
 import pytest
 
-from uasdb.publish.export import add_expectations, buy_rankings
+from uasdb.publish.buy import buy_rankings
+from uasdb.publish.export import add_expectations
 from uasdb.verdicts.answer import add_answers
 from uasdb.verdicts.engine import adapter_verdict
 from uasdb.verdicts.expectations import Related, coverage, evaluate, expectations, summarise
