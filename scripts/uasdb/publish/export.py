@@ -50,7 +50,7 @@ from ..verdicts.engine import (
 from ..verdicts.expectations import UAS_PLATFORMS as EXPECT_PLATFORMS
 from . import api_index, probebuild
 from .buy import BUY_PLATFORMS, buy_rankings
-from .chipset import chipset_platform_summary
+from .chipset import chipset_entries
 from .distributions import add_distributions, distribution_facts
 from .files import attach_pages, export_files
 from .kernel import adapter_kernel, add_reference
@@ -201,19 +201,7 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
             slot["verdict"] = usb_id_verdict({i: verdict_by_id[i] for i in slot["adapters"]})
             slot["tell_apart"] = tell_apart(slot, adapter_by_id)
 
-    by_chipset: Dict[str, List[str]] = {}
-    for adapter in adapters:
-        if adapter.get("chipset"):
-            by_chipset.setdefault(adapter["chipset"], []).append(adapter["id"])
-    chipset_list = []
-    for chipset_id in sorted(chipsets):
-        entry = dict(chipsets[chipset_id])
-        entry["adapters"] = by_chipset.get(chipset_id, [])
-        # `uas` left out of a chipset record means no source says: show "unknown", never "no".
-        entry["uas_label"] = {True: "yes", False: "no", None: "unknown"}[entry.get("uas")]
-        entry["drive_label"] = DRIVE_LABELS[entry["drive_interface"]]
-        entry["platform_summary"] = chipset_platform_summary([verdict_by_id[i] for i in entry["adapters"]])
-        chipset_list.append(entry)
+    chipset_list = chipset_entries(chipsets, adapters, verdict_by_id)
 
     naughty = [a for a in adapters if a["verdict"]["list"] == "naughty"]
     nice = [a for a in adapters if a["verdict"]["list"] == "nice"]
