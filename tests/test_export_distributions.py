@@ -4,7 +4,8 @@ import json
 import pytest
 
 from uasdb.publish.distributions import add_distributions, change_label, distribution_facts
-from uasdb.publish.export import HOST_LABELS, _usb_slot
+from uasdb.publish.export import HOST_LABELS
+from uasdb.publish.usb import _usb_slot
 
 
 def _distribution(dist_id, name, hosts, entries):

@@ -1,7 +1,7 @@
 """The export joins the linux-hardware.org table: a sentence per USB ID and the most wanted list."""
 import pytest
 
-from uasdb.publish.export import _usb_slot
+from uasdb.publish.usb import _usb_slot
 from uasdb.publish.linuxhw import add_popularity, add_wanted
 from uasdb.records.reference import load_linuxhw
 

@@ -45,7 +45,6 @@ from ..verdicts.engine import (
     quirk_line_fits,
     quirk_value_length,
     summary_line,
-    usb_id_verdict,
 )
 from ..verdicts.expectations import UAS_PLATFORMS as EXPECT_PLATFORMS
 from . import api_index, probebuild
@@ -58,7 +57,7 @@ from .labels import DRIVE_LABELS, vendor_display_names
 from .linuxhw import add_popularity, add_wanted
 from .report_link import report_query
 from .throughput import throughput_chart
-from .usb import _usb_slot, tell_apart, usb_key, usb_spellings, usb_summary
+from .usb import usb_key, usb_slots, usb_spellings, usb_summary
 
 # Home Assistant OS patches its Raspberry Pi kernels to take 255 characters (`static char quirks[256]`).
 PATCHED_QUIRKS_LIMIT = {"chars": 255, "who": "Home Assistant OS (Raspberry Pi images)",
@@ -175,40 +174,20 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
         adapter["vendor_label"] = vendor_labels.get(adapter.get("vendor") or "", "Unbranded or unknown")
         adapter["drive_label"] = DRIVE_LABELS[adapter.get("drive_interface")]
 
-    usb: Dict[str, Dict[str, Any]] = {}
-    for adapter in adapters:
-        for usb_id in adapter.get("usb_ids", []):
-            slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
-            slot["adapters"].append(adapter["id"])
-    for chipset in chipsets.values():
-        for usb_id in chipset.get("usb_ids", []):
-            slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
-            slot["chipsets"].append(chipset["id"])
-
     # Every other USB ID with a page: those distributions ship a quirk for, linux-hardware.org counts and Linux's
     # own tables list. Made here, once, so each step below adds its facts to slots that exist.
     distributions = [r.data for r in records if r.kind == "distribution"]
     shipped = distribution_facts(distributions, HOST_LABELS)
     linuxhw = load_linuxhw()
     kernel_table = load_kernel()
-    for key in [*shipped, *(f"{d['vid']}:{d['pid']}" for d in linuxhw["devices"]), *kernel_table.ids()]:
-        vid, pid = key.split(":")
-        usb.setdefault(key, _usb_slot({"vid": vid, "pid": pid}))
-
-    adapter_by_id = {a["id"]: a for a in adapters}
-    for slot in usb.values():
-        if slot["adapters"]:
-            slot["verdict"] = usb_id_verdict({i: verdict_by_id[i] for i in slot["adapters"]})
-            slot["tell_apart"] = tell_apart(slot, adapter_by_id)
-
+    usb = usb_slots(adapters, chipsets, verdict_by_id,
+                    [*shipped, *(f"{d['vid']}:{d['pid']}" for d in linuxhw["devices"]), *kernel_table.ids()])
     chipset_list = chipset_entries(chipsets, adapters, verdict_by_id)
 
     naughty = [a for a in adapters if a["verdict"]["list"] == "naughty"]
     nice = [a for a in adapters if a["verdict"]["list"] == "nice"]
     pending = [a for a in adapters if a["verdict"]["list"] == "pending"]
     disagree = [a for a in adapters if a["verdict"]["list"] == "disagree"]
-    for slot in usb.values():  # who a quirk for the ID would also hit (the naughty list and the quirk builder warn)
-        slot["works_on_uas"] = [i for i in slot["adapters"] if works_on_linux_uas(verdict_by_id[i])]
     naughty_entries = naughty_quirk_entries(naughty, verdict_by_id, usb)
     shared_with_working = [e["usb_id"] for e in naughty_entries if e["shared_with_working"]]
     site: Dict[str, Any] = {
@@ -299,13 +278,6 @@ def latest_reports(adapters: List[Dict[str, Any]], count: int = 6) -> List[Dict[
     return [{"date": d, "adapter": a["id"], "name": a["name"], "report": n, "host": r.get("host"),
              "host_label": HOST_LABELS.get(r.get("host"), "host not stated"), "source_title": r.get("source", {}).get("title")}
             for d, a, n, r in dated[:count]]
-
-
-def works_on_linux_uas(verdict: Any) -> bool:
-    """Whether a product is confirmed to work on uas without a quirk on a Linux platform: an ID-wide quirk line
-    would take that away from it."""
-    return any(v.verdict == "works" and v.confidence == "confirmed"
-               for name, v in verdict.uas.items() if PLATFORMS[name]["linux"])
 
 
 def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:

@@ -1,8 +1,9 @@
 """The USB ID page's model (/api/v1/usb/<vid>/<pid>.json) and the list of every ID (/api/v1/usb.json)."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from ..verdicts.engine import PLATFORMS, usb_id_verdict
 from .facets import facets
 from .rows import badge
 
@@ -153,3 +154,37 @@ def usb_summary(slot: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], kerne
 def _usb_slot(usb_id: Dict[str, Any]) -> Dict[str, Any]:
     return {"vid": usb_id["vid"], "pid": usb_id["pid"], "spellings": usb_spellings(usb_id["vid"], usb_id["pid"]),
             "adapters": [], "chipsets": []}
+
+
+def usb_slots(adapters: Sequence[Mapping[str, Any]], chipsets: Mapping[str, Mapping[str, Any]],
+              verdict_by_id: Mapping[str, Any], other_ids: Iterable[str]) -> Dict[str, Dict[str, Any]]:
+    """One slot per USB ID with a page: those the records report (with the products' verdict on the ID, what
+    tells them apart, and which of them work on uas), then `other_ids` (what distributions ship a quirk for,
+    linux-hardware.org counts and Linux's own tables list), made here once so each later step finds its slot."""
+    usb: Dict[str, Dict[str, Any]] = {}
+    for adapter in adapters:
+        for usb_id in adapter.get("usb_ids", []):
+            slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
+            slot["adapters"].append(adapter["id"])
+    for chipset in chipsets.values():
+        for usb_id in chipset.get("usb_ids", []):
+            slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
+            slot["chipsets"].append(chipset["id"])
+    for key in other_ids:
+        vid, pid = key.split(":")
+        usb.setdefault(key, _usb_slot({"vid": vid, "pid": pid}))
+    adapter_by_id = {a["id"]: a for a in adapters}
+    for slot in usb.values():
+        if slot["adapters"]:
+            slot["verdict"] = usb_id_verdict({i: verdict_by_id[i] for i in slot["adapters"]})
+            slot["tell_apart"] = tell_apart(slot, adapter_by_id)
+    for slot in usb.values():  # who a quirk for the ID would also hit (the naughty list and the quirk builder warn)
+        slot["works_on_uas"] = [i for i in slot["adapters"] if works_on_linux_uas(verdict_by_id[i])]
+    return usb
+
+
+def works_on_linux_uas(verdict: Any) -> bool:
+    """Whether a product is confirmed to work on uas without a quirk on a Linux platform: an ID-wide quirk line
+    would take that away from it."""
+    return any(v.verdict == "works" and v.confidence == "confirmed"
+               for name, v in verdict.uas.items() if PLATFORMS[name]["linux"])
