@@ -1,8 +1,8 @@
 """The export joins the linux-hardware.org table: a sentence per USB ID and the most wanted list."""
 import pytest
 
-from uasdb.publish.usb import _usb_slot
 from uasdb.publish.linuxhw import add_popularity, add_wanted
+from uasdb.publish.usb import _usb_slot
 from uasdb.records.reference import load_linuxhw
 
 TABLE = {"source": "https://github.com/linuxhw/LsUSB/blob/" + "a" * 40 + "/README.md", "commit": "a" * 40,

@@ -117,7 +117,7 @@ def usb_spellings(vid: str, pid: str) -> List[str]:
             f"VID_{vid.upper()}&PID_{pid.upper()}"]
 
 
-def tell_apart(slot: Dict[str, Any], by_id: Dict[str, Dict[str, Any]]) -> List[Dict[str, Any]]:
+def tell_apart(slot: Mapping[str, Any], by_id: Mapping[str, Mapping[str, Any]]) -> List[Dict[str, Any]]:
     """What each product sharing this ID reports that the others may not: bcdDevice range and strings, the
     fields `uas-detect.h` and `lsusb -v` show."""
     rows = []
