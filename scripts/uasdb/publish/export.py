@@ -30,14 +30,13 @@ from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
 from ..records.reference import KernelTable, ReferenceDataError, load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
 from ..records.vocabulary import HOST_TITLES, PLATFORM_SHORT
-from ..verdicts.answer import add_answers, naughty_combined_line, naughty_quirk_entries
+from ..verdicts.answer import add_answers
 from ..verdicts.engine import (
     BOOT_VERDICT_SHORT,
     BOOT_VERDICT_TEXT,
     EVIDENCE_CLASSES,
     ICON,
     PLATFORMS,
-    QUIRKS_PARAM_MAX_CHARS,
     TONE,
     VERDICT_SHORT,
     VERDICT_TEXT,
@@ -55,13 +54,10 @@ from .files import attach_pages, export_files
 from .kernel import adapter_kernel, add_reference
 from .labels import DRIVE_LABELS, vendor_display_names
 from .linuxhw import add_popularity, add_wanted
+from .lists import LISTS, list_catalog
 from .report_link import report_query
 from .throughput import throughput_chart
 from .usb import usb_key, usb_slots, usb_spellings, usb_summary
-
-# Home Assistant OS patches its Raspberry Pi kernels to take 255 characters (`static char quirks[256]`).
-PATCHED_QUIRKS_LIMIT = {"chars": 255, "who": "Home Assistant OS (Raspberry Pi images)",
-                        "url": "https://github.com/home-assistant/operating-system/pull/3311"}
 
 # How the site names each `host` of the schema's enum.
 HOST_LABELS = HOST_TITLES  # from the schema, via vocabulary.py: the same titles the issue form offers
@@ -184,29 +180,12 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
                     [*shipped, *(f"{d['vid']}:{d['pid']}" for d in linuxhw["devices"]), *kernel_table.ids()])
     chipset_list = chipset_entries(chipsets, adapters, verdict_by_id)
 
-    naughty = [a for a in adapters if a["verdict"]["list"] == "naughty"]
-    nice = [a for a in adapters if a["verdict"]["list"] == "nice"]
-    pending = [a for a in adapters if a["verdict"]["list"] == "pending"]
-    disagree = [a for a in adapters if a["verdict"]["list"] == "disagree"]
-    naughty_entries = naughty_quirk_entries(naughty, verdict_by_id, usb)
-    shared_with_working = [e["usb_id"] for e in naughty_entries if e["shared_with_working"]]
+    lists = list_catalog(adapters, verdict_by_id, usb)
     site: Dict[str, Any] = {
         "adapters": adapters,
         "chipsets": chipset_list,
         "usb": dict(sorted(usb.items())),
-        "lists": {
-            "naughty": [a["id"] for a in naughty],
-            "nice": [a["id"] for a in nice],
-            "pending": [a["id"] for a in pending],
-            "disagree": [a["id"] for a in disagree],
-            "naughty_quirk_line": naughty_combined_line(naughty_entries),
-            "naughty_quirk_entries": naughty_entries,
-            "naughty_excluded_ids": shared_with_working,
-            # Entries only another platform's reports needed: named in the table, never in the Pi line.
-            "naughty_elsewhere_ids": [e["usb_id"] for e in naughty_entries if not e["pi"]],
-            "quirks_param_max_chars": QUIRKS_PARAM_MAX_CHARS,
-            "quirks_param_patched": PATCHED_QUIRKS_LIMIT,
-        },
+        "lists": lists,
         "evidence_classes": EVIDENCE_CLASSES,
         "verdict_tone": TONE,
         "tone_icon": ICON,
@@ -221,8 +200,7 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
         "boot_verdict_text": BOOT_VERDICT_TEXT,
         "boot_verdict_short": BOOT_VERDICT_SHORT,
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
-                   "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice),
-                   "pending": len(pending), "disagree": len(disagree)},
+                   "reports": sum(len(a["reports"]) for a in adapters), **{name: len(lists[name]) for name in LISTS}},
     }
     # Then each source's facts, in turn: what distributions ship, how common linux-hardware.org finds each ID, and
     # what Linux, usb.ids and smartmontools know (kernel_export.py).
