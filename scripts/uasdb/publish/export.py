@@ -51,6 +51,7 @@ from .buy import BUY_PLATFORMS, buy_rankings
 from .chipset import chipset_entries
 from .distributions import add_distributions, distribution_facts
 from .files import attach_pages, export_files
+from .home import latest_reports
 from .kernel import adapter_kernel, add_reference
 from .labels import DRIVE_LABELS, vendor_display_names
 from .linuxhw import add_popularity, add_wanted
@@ -247,15 +248,6 @@ def add_expectations(site: Dict[str, Any], records: List[Dict[str, Any]], verdic
         slot["expected"] = {p: related.expect_for_id(slot, p).as_dict() for p in EXPECT_PLATFORMS
                             if (verdict.get(p) or {}).get("verdict", "untested") == "untested"}
     site["expectation_evaluation"] = evaluation_page(related.evaluation, coverage(related))
-
-
-def latest_reports(adapters: List[Dict[str, Any]], count: int = 6) -> List[Dict[str, Any]]:
-    """The newest dated reports across the database, for the home page."""
-    dated = [(r["date"], a, n, r) for a in adapters for n, r in enumerate(a.get("reports", []), start=1) if r.get("date")]
-    dated.sort(key=lambda t: (t[0], t[1]["id"], t[2]), reverse=True)
-    return [{"date": d, "adapter": a["id"], "name": a["name"], "report": n, "host": r.get("host"),
-             "host_label": HOST_LABELS.get(r.get("host"), "host not stated"), "source_title": r.get("source", {}).get("title")}
-            for d, a, n, r in dated[:count]]
 
 
 def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:

@@ -19,6 +19,7 @@ from . import chipset as chipset_page
 from . import lists as lists_page
 from . import usb as usb_page
 from .common import common, pages
+from .home import home
 from .rows import adapter_row
 from .search_vocabulary import VOCABULARY_FILE, vocabulary
 
@@ -86,21 +87,6 @@ def quirk_index(catalog: Mapping[str, Any]) -> Dict[str, Any]:
                            if a["answers"][p]["do"] in ("quirk", "quirk-applied", "not-needed", "tried")]}
               for a in catalog["adapters"] if a["verdict"]["quirk_entries"]]
     return {"adapters": quirky, "total": len(catalog["adapters"])}
-
-
-def home(catalog: Mapping[str, Any]) -> Dict[str, Any]:
-    """The home page and the Atom feed: best picks (recommended products only), the latest reports, the counts,
-    and the 50 most recently changed adapters."""
-    picks = [{"platform": name, "label": b["label"], "slug": b["slug"], "pi": b["pi"], "counts": b["counts"],
-              "top": [{"id": p["id"], "vendor": p["vendor"], "model": p["model"], "basis_text": p["uas"]["basis_text"]}
-                      for p in b["top"]]}
-             for name in catalog["buy_order"] for b in [catalog["buy"][name]]]
-    # Newest change first; on the same day, in id order (the catalog's).
-    dated = sorted((a for a in catalog["adapters"] if a["changes"].get("changed")),
-                   key=lambda a: a["changes"]["changed"], reverse=True)[:50]
-    feed = [{"id": a["id"], "name": a["name"], "summary": a["summary"], "changed": a["changes"]["changed"],
-             "added": a["changes"].get("added")} for a in dated]
-    return {"picks": picks, "latest_reports": catalog["latest_reports"], "counts": catalog["counts"], "feed": feed}
 
 
 def _wrap(result: Any, generated_at: str) -> Dict[str, Any]:
