@@ -27,7 +27,7 @@ from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
 
 from ..paths import DATA_DIR, REPO_ROOT, OutsideFolder, inside
 from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
-from ..records.reference import KernelTable, ReferenceDataError, load_kernel, load_linuxhw
+from ..records.reference import ReferenceDataError, load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
 from ..records.vocabulary import HOST_TITLES, PLATFORM_SHORT
 from ..verdicts.answer import add_answers
@@ -40,25 +40,22 @@ from ..verdicts.engine import (
     TONE,
     VERDICT_SHORT,
     VERDICT_TEXT,
-    adapter_verdict,
     quirk_line_fits,
     quirk_value_length,
-    summary_line,
 )
 from ..verdicts.expectations import UAS_PLATFORMS as EXPECT_PLATFORMS
 from . import api_index, probebuild
+from .adapter import BuildCache, adapter_entries
 from .buy import BUY_PLATFORMS, buy_rankings
 from .chipset import chipset_entries
 from .distributions import add_distributions, distribution_facts
 from .files import attach_pages, export_files
 from .home import latest_reports
-from .kernel import adapter_kernel, add_reference
-from .labels import DRIVE_LABELS, vendor_display_names
+from .kernel import add_reference
 from .linuxhw import add_popularity, add_wanted
 from .lists import LISTS, list_catalog
 from .report_link import report_query
-from .throughput import throughput_chart
-from .usb import usb_key, usb_slots, usb_spellings, usb_summary
+from .usb import usb_slots, usb_spellings, usb_summary
 
 # How the site names each `host` of the schema's enum.
 HOST_LABELS = HOST_TITLES  # from the schema, via vocabulary.py: the same titles the issue form offers
@@ -100,76 +97,11 @@ def _last_changes(pathspecs: Sequence[str] = ("data",)) -> Dict[str, Dict[str, s
     return dates
 
 
-def _repo_relative(path: str) -> str:
-    return relative_to(path, REPO_ROOT)
-
-
-class BuildCache:
-    """What `build` works out for each adapter from its record alone (the verdict, its summary, the throughput
-    chart, the report link), kept between exports in one process and keyed by the record's text: the watcher
-    behind `make serve` recomputes these only for the records an edit touched. Whatever is kept is shared by
-    later exports, so nothing downstream may change it in place (they only read it, or copy it)."""
-
-    def __init__(self) -> None:
-        self.adapters: Dict[str, Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]] = {}
-        self.kernel: Dict[str, Tuple[Any, Any, Dict[str, Any]]] = {}
-
-    def adapter_kernel(self, adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any]:
-        """`kernel_export.adapter_kernel`, again only when the adapter's record changed: its verdict is the very
-        object `adapter` keeps for an unchanged text, so holding it (and the table) identifies what went in."""
-        known = self.kernel.get(adapter["id"])
-        if known is None or known[0] is not adapter["verdict"] or known[1] is not table:
-            known = self.kernel[adapter["id"]] = (adapter["verdict"], table, adapter_kernel(adapter, table))
-        return known[2]
-
-    def adapter(self, record: Record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
-        known = self.adapters.get(record.data["id"])
-        if known is None or known[0] != record.text:
-            known = self.adapters[record.data["id"]] = _adapter_parts(record)
-        return known
-
-
-def _adapter_parts(record: Record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
-    data = record.data
-    verdict = adapter_verdict(data)
-    as_dict = verdict.as_dict()
-    as_dict["readings"] = verdict.readings(len(data.get("reports", [])))
-    first_id = next(iter(data.get("usb_ids", [])), None)
-    query = report_query(usb_id=usb_key(first_id["vid"], first_id["pid"]) if first_id else None,
-                         adapter=data["id"], name=data["name"])
-    return record.text, verdict, as_dict, summary_line(verdict), throughput_chart(data), query
-
-
 def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCache] = None) -> Dict[str, Any]:
     """The export of these records: everything site.json holds. With `cache`, adapters whose record text is
     unchanged since an earlier call reuse what that call worked out for them."""
-    changes = _last_changes(pathspecs)
     chipsets = {r.data["id"]: r.data for r in records if r.kind == "chipset"}
-    adapters: List[Dict[str, Any]] = []
-    verdict_by_id = {}
-    for record in sorted((r for r in records if r.kind == "adapter"), key=lambda r: r.data["id"]):
-        _, verdict, verdict_dict, summary, chart, query = cache.adapter(record) if cache else _adapter_parts(record)
-        verdict_by_id[record.data["id"]] = verdict
-        rel = _repo_relative(record.path)
-        entry = dict(record.data)
-        entry["path"] = rel
-        entry["changes"] = changes.get(rel, {})
-        entry["verdict"] = verdict_dict
-        entry["summary"] = summary
-        entry["throughput_chart"] = chart
-        if entry.get("chipset") in chipsets:
-            entry["chipset_name"] = chipsets[entry["chipset"]]["name"]
-        entry["report_query"] = query
-        adapters.append(entry)
-    if cache:
-        for gone in set(cache.adapters) - set(verdict_by_id):
-            del cache.adapters[gone]
-            cache.kernel.pop(gone, None)
-
-    vendor_labels = vendor_display_names(a.get("vendor") for a in adapters)
-    for adapter in adapters:
-        adapter["vendor_label"] = vendor_labels.get(adapter.get("vendor") or "", "Unbranded or unknown")
-        adapter["drive_label"] = DRIVE_LABELS[adapter.get("drive_interface")]
+    adapters, verdict_by_id = adapter_entries(records, chipsets, _last_changes(pathspecs), cache)
 
     # Every other USB ID with a page: those distributions ship a quirk for, linux-hardware.org counts and Linux's
     # own tables list. Made here, once, so each step below adds its facts to slots that exist.
@@ -285,7 +217,7 @@ def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection
             print(problem.render(), file=sys.stderr)
         print(f"export refused: {len(errors)} error(s) in the data (run `uasdb validate`)", file=sys.stderr)
         return None
-    pathspecs = [_repo_relative(str(t)) for t in trees]
+    pathspecs = [relative_to(str(t), REPO_ROOT) for t in trees]
     site = build(result.records, pathspecs, build_cache)
     # Removed records' addresses (data/removed.yaml, already checked): each becomes a redirect page.
     site["removed"] = [{k: note[k] for k in ("id", "kind", "redirect", "reason")}

@@ -22,7 +22,8 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 from .. import relax_gc
 from ..paths import DATA_DIR, inside
 from ..records.database import LoadCache
-from .export import BuildCache, export_files, prepare, record_folders
+from .adapter import BuildCache
+from .export import export_files, prepare, record_folders
 from .files import COMMON_JSON, EncodeMemo
 
 Snapshot = Dict[str, Tuple[int, int]]
