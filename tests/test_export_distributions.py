@@ -3,8 +3,8 @@ import json
 
 import pytest
 
+from uasdb.publish.common import HOST_LABELS
 from uasdb.publish.distributions import add_distributions, change_label, distribution_facts
-from uasdb.publish.export import HOST_LABELS
 from uasdb.publish.usb import _usb_slot
 
 

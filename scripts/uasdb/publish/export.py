@@ -29,17 +29,8 @@ from ..paths import DATA_DIR, REPO_ROOT, OutsideFolder, inside
 from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
 from ..records.reference import ReferenceDataError, load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
-from ..records.vocabulary import HOST_TITLES, PLATFORM_SHORT
 from ..verdicts.answer import add_answers
 from ..verdicts.engine import (
-    BOOT_VERDICT_SHORT,
-    BOOT_VERDICT_TEXT,
-    EVIDENCE_CLASSES,
-    ICON,
-    PLATFORMS,
-    TONE,
-    VERDICT_SHORT,
-    VERDICT_TEXT,
     quirk_line_fits,
     quirk_value_length,
 )
@@ -48,6 +39,7 @@ from . import api_index, probebuild
 from .adapter import BuildCache, adapter_entries
 from .buy import BUY_PLATFORMS, buy_rankings
 from .chipset import chipset_entries
+from .common import HOST_LABELS, site_constants
 from .distributions import add_distributions, distribution_facts
 from .files import attach_pages, export_files
 from .home import latest_reports
@@ -56,15 +48,6 @@ from .linuxhw import add_popularity, add_wanted
 from .lists import LISTS, list_catalog
 from .report_link import report_query
 from .usb import usb_slots, usb_spellings, usb_summary
-
-# How the site names each `host` of the schema's enum.
-HOST_LABELS = HOST_TITLES  # from the schema, via vocabulary.py: the same titles the issue form offers
-# The order the site shows platforms in (the schema's x-uasdb-platforms order): the Pi models people ask about first.
-PLATFORM_ORDER = list(PLATFORMS)
-
-# Where in the export the templates' data goes: a folder of its own, which site/hugo.yaml mounts as Hugo's
-# data/generated/, so `make serve` can replace the file whole (watch.py) while Hugo's server watches the folder.
-
 
 
 def _generated_at(pathspecs: Sequence[str] = ("data",)) -> str:
@@ -119,19 +102,7 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
         "chipsets": chipset_list,
         "usb": dict(sorted(usb.items())),
         "lists": lists,
-        "evidence_classes": EVIDENCE_CLASSES,
-        "verdict_tone": TONE,
-        "tone_icon": ICON,
-        # no_uas: none of the platform's hosts can use UAS (the schema's x-uasdb-hosts), so usb-storage is expected.
-        "platforms": {name: {"label": spec["label"], "short": PLATFORM_SHORT[name], "hosts": list(spec["hosts"]),
-                             "no_uas": bool(spec.get("no_uas_host"))}
-                      for name, spec in PLATFORMS.items()},
-        "platform_order": PLATFORM_ORDER,
-        "host_labels": HOST_LABELS,
-        "verdict_text": VERDICT_TEXT,
-        "verdict_short": VERDICT_SHORT,
-        "boot_verdict_text": BOOT_VERDICT_TEXT,
-        "boot_verdict_short": BOOT_VERDICT_SHORT,
+        **site_constants(),
         "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
                    "reports": sum(len(a["reports"]) for a in adapters), **{name: len(lists[name]) for name in LISTS}},
     }
