@@ -5,10 +5,9 @@ import copy
 import pytest
 
 from uasdb.publish.buy import buy_rankings
-from uasdb.publish.export import add_expectations
 from uasdb.verdicts.answer import add_answers
 from uasdb.verdicts.engine import adapter_verdict
-from uasdb.verdicts.expectations import Related, coverage, evaluate, expectations, summarise
+from uasdb.verdicts.expectations import Related, add_expectations, coverage, evaluate, expectations, summarise
 
 QUIRK = {"uas": "works-with-quirk", "quirks": "u"}                      # stated: the need is shown
 USED_FAST = {"driver": "uas", "workload": ["copy"], "link_speed": "5000M"}  # recommended

@@ -27,14 +27,14 @@ from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
 
 from ..paths import DATA_DIR, REPO_ROOT, OutsideFolder, inside
 from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
-from ..records.reference import ReferenceDataError, load_kernel, load_linuxhw
+from ..records.reference import load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
 from ..verdicts.answer import add_answers
 from ..verdicts.engine import (
     quirk_line_fits,
     quirk_value_length,
 )
-from ..verdicts.expectations import UAS_PLATFORMS as EXPECT_PLATFORMS
+from ..verdicts.expectations import add_expectations
 from . import api_index, probebuild
 from .adapter import BuildCache, adapter_entries
 from .buy import BUY_PLATFORMS, buy_rankings
@@ -130,27 +130,6 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     site["report_query"] = report_query()
     attach_pages(site)
     return site
-
-
-def add_expectations(site: Dict[str, Any], records: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
-                     distributions: List[Dict[str, Any]], chipsets: List[Dict[str, Any]]) -> None:
-    """Where a product (or a USB ID) has no observed or stated verdict on a platform, the expectation built from
-    related evidence (expectations.py), under `expected`; and how often such expectations are right
-    (leave-one-out) with how many products they reach, under `expectation_evaluation`, for /verdicts/. Never a
-    verdict: nothing here touches `verdict`, the lists or the counts."""
-    from ..verdicts.expectations import Related, coverage, evaluation_page, expectations
-    try:
-        kernel, linuxhw = load_kernel(), load_linuxhw()
-    except ReferenceDataError:
-        kernel, linuxhw = None, None
-    related = Related(records, verdict_by_id, kernel, distributions, linuxhw, chipsets)
-    for adapter in site["adapters"]:
-        adapter["expected"] = expectations(adapter, verdict_by_id[adapter["id"]], related)
-    for slot in site["usb"].values():
-        verdict = slot.get("verdict") or {}
-        slot["expected"] = {p: related.expect_for_id(slot, p).as_dict() for p in EXPECT_PLATFORMS
-                            if (verdict.get(p) or {}).get("verdict", "untested") == "untested"}
-    site["expectation_evaluation"] = evaluation_page(related.evaluation, coverage(related))
 
 
 def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
