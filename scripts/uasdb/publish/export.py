@@ -30,10 +30,6 @@ from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
 from ..records.reference import load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
 from ..verdicts.answer import add_answers
-from ..verdicts.engine import (
-    quirk_line_fits,
-    quirk_value_length,
-)
 from ..verdicts.expectations import add_expectations
 from . import api_index, probebuild
 from .adapter import BuildCache, adapter_entries
@@ -41,13 +37,13 @@ from .buy import BUY_PLATFORMS, buy_rankings
 from .chipset import chipset_entries
 from .common import HOST_LABELS, site_constants
 from .distributions import add_distributions, distribution_facts
-from .files import attach_pages, export_files
+from .files import export_files, with_pages
 from .home import latest_reports
 from .kernel import add_reference
 from .linuxhw import add_popularity, add_wanted
-from .lists import LISTS, list_catalog
+from .lists import LISTS, list_catalog, quirk_line_fit
 from .report_link import report_query
-from .usb import usb_slots, usb_spellings, usb_summary
+from .usb import slot_texts, usb_slots
 
 
 def _generated_at(pathspecs: Sequence[str] = ("data",)) -> str:
@@ -115,20 +111,12 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     add_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
                      list(chipsets.values()))
     add_answers(site, verdict_by_id)
-    site["buy"] = buy_rankings(adapters, verdict_by_id)
-    site["buy_order"] = list(BUY_PLATFORMS)
-    site["latest_reports"] = latest_reports(adapters)
-    # The naughty page shows the built-in-preserving line when there is one: judge the length of that one.
-    shown = site["lists"].get("naughty_quirk_line_preserving_builtin") or site["lists"]["naughty_quirk_line"]
-    site["lists"]["naughty_quirk_line_length"] = quirk_value_length(shown)
-    site["lists"]["naughty_quirk_line_fits"] = quirk_line_fits(shown)
-    kernel_version = (site.get("kernel") or {}).get("version")
-    for key, slot in site["usb"].items():  # IDs only the kernel lists get the same search spellings as the rest
-        slot.setdefault("spellings", usb_spellings(slot["vid"], slot["pid"]))
-        slot["report_query"] = report_query(usb_id=key)
-        slot["summary"] = usb_summary(slot, chipsets, kernel_version)
-    site["report_query"] = report_query()
-    attach_pages(site)
+    site["lists"] = dict(site["lists"], **quirk_line_fit(site["lists"]))
+    site["usb"] = {key: dict(slot, **slot_texts(key, slot, chipsets, (site.get("kernel") or {}).get("version")))
+                   for key, slot in site["usb"].items()}
+    site.update(buy=buy_rankings(adapters, verdict_by_id), buy_order=list(BUY_PLATFORMS),
+                latest_reports=latest_reports(adapters), report_query=report_query())
+    site["adapters"] = with_pages(site)
     return site
 
 

@@ -36,11 +36,10 @@ API = "api/v1"
 PUBLISHED_API = "static/api/v1"
 
 
-def attach_pages(catalog: Dict[str, Any]) -> None:
-    """Give each adapter its `page` (publish/adapter.py): run once the catalog is complete."""
+def with_pages(catalog: Mapping[str, Any]) -> List[Dict[str, Any]]:
+    """The catalog's adapters, each with its `page` (publish/adapter.py): made once the catalog is complete."""
     chipsets = {c["id"]: c for c in catalog["chipsets"]}
-    for adapter in catalog["adapters"]:
-        adapter["page"] = adapter_page.page(adapter, catalog, chipsets)
+    return [dict(adapter, page=adapter_page.page(adapter, catalog, chipsets)) for adapter in catalog["adapters"]]
 
 
 RELATED_PER_VENDOR = 5
@@ -207,7 +206,7 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     """Every file of the export as (path relative to OUT, posix; its text in pieces), one file at a time: at
     10,000 adapters the files add up to hundreds of MB, and adapters.json is written piece by piece rather than
     joined. `write` puts them on disk; the watcher behind `make serve` writes only those whose text changed since
-    its last export, and passes `memo` so that unchanged pieces are not encoded again. Needs `attach_pages`."""
+    its last export, and passes `memo` so that unchanged pieces are not encoded again. Needs the adapters `with_pages`."""
     if memo is not None:
         memo.start()
     dumps = memo.dumps if memo is not None else (lambda key, payload, fingerprint=None: _dumps(payload))

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Mapping, Sequence
 
 from ..records.vocabulary import LIST_PLATFORMS, PLATFORM_SHORT
 from ..verdicts.answer import naughty_combined_line, naughty_quirk_entries
-from ..verdicts.engine import QUIRKS_PARAM_MAX_CHARS
+from ..verdicts.engine import QUIRKS_PARAM_MAX_CHARS, quirk_line_fits, quirk_value_length
 from .facets import badge_titles, facets, slug
 from .rows import badge
 
@@ -39,6 +39,13 @@ def list_catalog(adapters: Sequence[Mapping[str, Any]], verdict_by_id: Mapping[s
 BADGES = [(name, "uas", name, f"{PLATFORM_SHORT[name]} UAS") for name in LIST_PLATFORMS] + \
          [(f"{name}_boot", "boot", name, f"{PLATFORM_SHORT[name]} boot") for name in LIST_PLATFORMS]
 FILTERS = {key: label for key, _, _, label in BADGES}
+
+
+def quirk_line_fit(lists: Mapping[str, Any]) -> Dict[str, Any]:
+    """How long the naughty page's combined line is and whether it fits the kernel's limit. The page shows the
+    built-in-preserving line when there is one: the length judged is that one's."""
+    shown = lists.get("naughty_quirk_line_preserving_builtin") or lists["naughty_quirk_line"]
+    return {"naughty_quirk_line_length": quirk_value_length(shown), "naughty_quirk_line_fits": quirk_line_fits(shown)}
 
 
 def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:

@@ -5,6 +5,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..verdicts.engine import PLATFORMS, usb_id_verdict
 from .facets import facets
+from .report_link import report_query
 from .rows import badge
 
 
@@ -132,7 +133,7 @@ def tell_apart(slot: Mapping[str, Any], by_id: Mapping[str, Mapping[str, Any]]) 
     return rows
 
 
-def usb_summary(slot: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], kernel_version: Optional[str]) -> str:
+def usb_summary(slot: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]], kernel_version: Optional[str]) -> str:
     """One sentence on what the database knows of a USB ID: the ID page's summary and its search result.
     `chipsets` maps chipset ids to their records (the slot's `chipsets` are ids of those records)."""
     chips = ", ".join(chipsets[c]["name"] for c in slot["chipsets"])
@@ -181,6 +182,14 @@ def usb_slots(adapters: Sequence[Mapping[str, Any]], chipsets: Mapping[str, Mapp
     for slot in usb.values():  # who a quirk for the ID would also hit (the naughty list and the quirk builder warn)
         slot["works_on_uas"] = [i for i in slot["adapters"] if works_on_linux_uas(verdict_by_id[i])]
     return usb
+
+
+def slot_texts(key: str, slot: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]],
+               kernel_version: Optional[str]) -> Dict[str, Any]:
+    """What the ID page and its search result print once every source's facts are on the slot: its spellings
+    (IDs only the kernel lists get the same as the rest), the report link and the summary sentence."""
+    return {"spellings": slot.get("spellings") or usb_spellings(slot["vid"], slot["pid"]),
+            "report_query": report_query(usb_id=key), "summary": usb_summary(slot, chipsets, kernel_version)}
 
 
 def works_on_linux_uas(verdict: Any) -> bool:
