@@ -40,7 +40,7 @@ from .distributions import add_distributions, distribution_facts
 from .files import export_files, with_pages
 from .home import latest_reports
 from .kernel import add_reference
-from .linuxhw import add_popularity, add_wanted
+from .linuxhw import with_popularity, with_wanted
 from .lists import LISTS, list_catalog, quirk_line_fit
 from .report_link import report_query
 from .usb import slot_texts, usb_slots
@@ -105,9 +105,9 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     # Then each source's facts, in turn: what distributions ship, how common linux-hardware.org finds each ID, and
     # what Linux, usb.ids and smartmontools know (kernel_export.py).
     add_distributions(site, distributions, shipped)
-    add_popularity(site, linuxhw)
+    site = with_popularity(site, linuxhw)
     add_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
-    add_wanted(site)
+    site = with_wanted(site)
     add_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
                      list(chipsets.values()))
     add_answers(site, verdict_by_id)
