@@ -36,7 +36,7 @@ from .adapter import BuildCache, adapter_entries
 from .buy import BUY_PLATFORMS, buy_rankings
 from .chipset import chipset_entries
 from .common import HOST_LABELS, site_constants
-from .distributions import add_distributions, distribution_facts
+from .distributions import distribution_facts, with_distributions
 from .files import export_files, with_pages
 from .home import latest_reports
 from .kernel import add_reference
@@ -104,7 +104,7 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     }
     # Then each source's facts, in turn: what distributions ship, how common linux-hardware.org finds each ID, and
     # what Linux, usb.ids and smartmontools know (kernel_export.py).
-    add_distributions(site, distributions, shipped)
+    site = with_distributions(site, distributions, shipped)
     site = with_popularity(site, linuxhw)
     add_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
     site = with_wanted(site)
@@ -114,8 +114,8 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     site["lists"] = dict(site["lists"], **quirk_line_fit(site["lists"]))
     site["usb"] = {key: dict(slot, **slot_texts(key, slot, chipsets, (site.get("kernel") or {}).get("version")))
                    for key, slot in site["usb"].items()}
-    site.update(buy=buy_rankings(adapters, verdict_by_id), buy_order=list(BUY_PLATFORMS),
-                latest_reports=latest_reports(adapters), report_query=report_query())
+    site.update(buy=buy_rankings(site["adapters"], verdict_by_id), buy_order=list(BUY_PLATFORMS),
+                latest_reports=latest_reports(site["adapters"]), report_query=report_query())
     site["adapters"] = with_pages(site)
     return site
 
