@@ -29,8 +29,8 @@ from ..paths import DATA_DIR, REPO_ROOT, OutsideFolder, inside
 from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
 from ..records.reference import load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
-from ..verdicts.answer import add_answers
-from ..verdicts.expectations import add_expectations
+from ..verdicts.answer import with_answers
+from ..verdicts.expectations import with_expectations
 from . import api_index, probebuild
 from .adapter import BuildCache, adapter_entries
 from .buy import BUY_PLATFORMS, buy_rankings
@@ -108,9 +108,9 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     site = with_popularity(site, linuxhw)
     add_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
     site = with_wanted(site)
-    add_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
-                     list(chipsets.values()))
-    add_answers(site, verdict_by_id)
+    site = with_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
+                              list(chipsets.values()))
+    site = with_answers(site, verdict_by_id)
     site["lists"] = dict(site["lists"], **quirk_line_fit(site["lists"]))
     site["usb"] = {key: dict(slot, **slot_texts(key, slot, chipsets, (site.get("kernel") or {}).get("version")))
                    for key, slot in site["usb"].items()}

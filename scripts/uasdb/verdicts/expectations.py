@@ -1139,21 +1139,20 @@ KIND_WORDS = {"same-product": "The same product on another platform", "same-id":
               "linuxhw": "linux-hardware.org", "kernel": "Linux's own table"}
 
 
-def add_expectations(site: Dict[str, Any], records: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
-                     distributions: List[Dict[str, Any]], chipsets: List[Dict[str, Any]]) -> None:
-    """Where a product (or a USB ID) has no observed or stated verdict on a platform, the expectation built from
-    related evidence (this module), under `expected`; and how often such expectations are right
-    (leave-one-out) with how many products they reach, under `expectation_evaluation`, for /verdicts/. Never a
-    verdict: nothing here touches `verdict`, the lists or the counts."""
+def with_expectations(site: Mapping[str, Any], records: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
+                      distributions: List[Dict[str, Any]], chipsets: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """The catalog with, where a product (or a USB ID) has no observed or stated verdict on a platform, the
+    expectation built from related evidence (this module), under `expected`; and how often such expectations
+    are right (leave-one-out) with how many products they reach, under `expectation_evaluation`, for /verdicts/.
+    Never a verdict: nothing here touches `verdict`, the lists or the counts."""
     try:
         kernel, linuxhw = load_kernel(), load_linuxhw()
     except ReferenceDataError:
         kernel, linuxhw = None, None
     related = Related(records, verdict_by_id, kernel, distributions, linuxhw, chipsets)
-    for adapter in site["adapters"]:
-        adapter["expected"] = expectations(adapter, verdict_by_id[adapter["id"]], related)
-    for slot in site["usb"].values():
-        verdict = slot.get("verdict") or {}
-        slot["expected"] = {p: related.expect_for_id(slot, p).as_dict() for p in UAS_PLATFORMS
-                            if (verdict.get(p) or {}).get("verdict", "untested") == "untested"}
-    site["expectation_evaluation"] = evaluation_page(related.evaluation, coverage(related))
+    adapters = [dict(adapter, expected=expectations(adapter, verdict_by_id[adapter["id"]], related))
+                for adapter in site["adapters"]]
+    usb = {key: dict(slot, expected={p: related.expect_for_id(slot, p).as_dict() for p in UAS_PLATFORMS
+                                     if ((slot.get("verdict") or {}).get(p) or {}).get("verdict", "untested") == "untested"})
+           for key, slot in site["usb"].items()}
+    return dict(site, adapters=adapters, usb=usb, expectation_evaluation=evaluation_page(related.evaluation, coverage(related)))
