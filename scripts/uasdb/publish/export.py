@@ -39,7 +39,7 @@ from .common import HOST_LABELS, site_constants
 from .distributions import distribution_facts, with_distributions
 from .files import export_files, with_pages
 from .home import latest_reports
-from .kernel import add_reference
+from .kernel import with_reference
 from .linuxhw import with_popularity, with_wanted
 from .lists import LISTS, list_catalog, quirk_line_fit
 from .report_link import report_query
@@ -106,7 +106,7 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     # what Linux, usb.ids and smartmontools know (kernel_export.py).
     site = with_distributions(site, distributions, shipped)
     site = with_popularity(site, linuxhw)
-    add_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
+    site = with_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
     site = with_wanted(site)
     site = with_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
                               list(chipsets.values()))
