@@ -77,47 +77,49 @@ def _last_changes(pathspecs: Sequence[str] = ("data",)) -> Dict[str, Dict[str, s
 
 
 def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCache] = None) -> Dict[str, Any]:
-    """The export of these records: everything site.json holds. With `cache`, adapters whose record text is
-    unchanged since an earlier call reuse what that call worked out for them."""
+    """The catalog of these records: everything the export's files are made from. Each step returns data (the
+    `with_` ones the catalog with their facts added) and changes nothing it is given. With `cache`, adapters
+    whose record text is unchanged since an earlier call reuse what that call worked out for them."""
     chipsets = {r.data["id"]: r.data for r in records if r.kind == "chipset"}
-    adapters, verdict_by_id = adapter_entries(records, chipsets, _last_changes(pathspecs), cache)
-
-    # Every other USB ID with a page: those distributions ship a quirk for, linux-hardware.org counts and Linux's
-    # own tables list. Made here, once, so each step below adds its facts to slots that exist.
     distributions = [r.data for r in records if r.kind == "distribution"]
-    shipped = distribution_facts(distributions, HOST_LABELS)
-    linuxhw = load_linuxhw()
-    kernel_table = load_kernel()
+    shipped, linuxhw, kernel_table = distribution_facts(distributions, HOST_LABELS), load_linuxhw(), load_kernel()
+    adapters, verdict_by_id = adapter_entries(records, chipsets, _last_changes(pathspecs), cache)
+    # Every USB ID with a page, made once: those the records report, then those distributions ship a quirk for,
+    # linux-hardware.org counts and Linux's own tables list, so each step below finds the slot it adds to.
     usb = usb_slots(adapters, chipsets, verdict_by_id,
                     [*shipped, *(f"{d['vid']}:{d['pid']}" for d in linuxhw["devices"]), *kernel_table.ids()])
-    chipset_list = chipset_entries(chipsets, adapters, verdict_by_id)
-
-    lists = list_catalog(adapters, verdict_by_id, usb)
-    site: Dict[str, Any] = {
-        "adapters": adapters,
-        "chipsets": chipset_list,
-        "usb": dict(sorted(usb.items())),
-        "lists": lists,
-        **site_constants(),
-        "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
-                   "reports": sum(len(a["reports"]) for a in adapters), **{name: len(lists[name]) for name in LISTS}},
-    }
+    site = _catalog(adapters, chipset_entries(chipsets, adapters, verdict_by_id), usb,
+                    list_catalog(adapters, verdict_by_id, usb))
     # Then each source's facts, in turn: what distributions ship, how common linux-hardware.org finds each ID, and
-    # what Linux, usb.ids and smartmontools know (kernel_export.py).
+    # what Linux, usb.ids and smartmontools know (kernel.py); then what follows from them all.
     site = with_distributions(site, distributions, shipped)
     site = with_popularity(site, linuxhw)
     site = with_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
     site = with_wanted(site)
     site = with_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
-                              list(chipsets.values()))
+                             list(chipsets.values()))
     site = with_answers(site, verdict_by_id)
-    site["lists"] = dict(site["lists"], **quirk_line_fit(site["lists"]))
-    site["usb"] = {key: dict(slot, **slot_texts(key, slot, chipsets, (site.get("kernel") or {}).get("version")))
-                   for key, slot in site["usb"].items()}
-    site.update(buy=buy_rankings(site["adapters"], verdict_by_id), buy_order=list(BUY_PLATFORMS),
+    site = _with_page_facts(site, chipsets, verdict_by_id)
+    return dict(site, adapters=with_pages(site))
+
+
+def _catalog(adapters: List[Dict[str, Any]], chipsets: List[Dict[str, Any]], usb: Dict[str, Dict[str, Any]],
+             lists: Dict[str, Any]) -> Dict[str, Any]:
+    """The catalog of the records alone, with the site's constants and the counts."""
+    return {"adapters": adapters, "chipsets": chipsets, "usb": dict(sorted(usb.items())), "lists": lists,
+            **site_constants(),
+            "counts": {"adapters": len(adapters), "chipsets": len(chipsets), "usb_ids": len(usb),
+                       "reports": sum(len(a["reports"]) for a in adapters), **{name: len(lists[name]) for name in LISTS}}}
+
+
+def _with_page_facts(site: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], verdict_by_id: Dict[str, Any]) -> Dict[str, Any]:
+    """The catalog with what pages work out once every source's facts are on it: the naughty line's fit, each
+    ID's texts (usb.slot_texts), the what-to-buy rankings, the latest reports and the report link."""
+    kernel_version = (site.get("kernel") or {}).get("version")
+    return dict(site, lists=dict(site["lists"], **quirk_line_fit(site["lists"])),
+                usb={key: dict(slot, **slot_texts(key, slot, chipsets, kernel_version)) for key, slot in site["usb"].items()},
+                buy=buy_rankings(site["adapters"], verdict_by_id), buy_order=list(BUY_PLATFORMS),
                 latest_reports=latest_reports(site["adapters"]), report_query=report_query())
-    site["adapters"] = with_pages(site)
-    return site
 
 
 def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
