@@ -8,8 +8,10 @@ what is known besides) and writes it as pages' models (publish/, which says whic
   DIR/static/api/v1/...        the API files no page reads (adapters.json, the browser tools' shards)
   DIR/static/adapters.csv      one row per adapter
   DIR/static/adapters/<id>/    a redirect page for each removed record (data/removed.yaml)
-What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md), what
-distributions set by distribution_export.py, and how common each ID is (linux-hardware.org) by linuxhw_export.py.
+`build` is a list of named steps, each returning data: the page modules make their part of the catalog
+(adapter.py, usb.py, chipset.py, lists.py, buy.py, home.py), and what Linux, usb.ids and smartmontools know
+(kernel.py, see docs/kernel.md), what distributions set (distributions.py), how common each ID is
+(linux-hardware.org, linuxhw.py), the expectations and the answers (verdicts/) are joined on in turn.
 Every JSON file of the API is wrapped as {"schema_version", "generated_at", "result"}.
 The export refuses to run on data with errors, so nothing invalid or partial is published.
 `--data` points at other record trees (folders holding adapters/ and chipsets/), e.g. the
@@ -158,11 +160,10 @@ def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection
         print(f"export refused: {len(errors)} error(s) in the data (run `uasdb validate`)", file=sys.stderr)
         return None
     pathspecs = [relative_to(str(t), REPO_ROOT) for t in trees]
-    site = build(result.records, pathspecs, build_cache)
     # Removed records' addresses (data/removed.yaml, already checked): each becomes a redirect page.
-    site["removed"] = [{k: note[k] for k in ("id", "kind", "redirect", "reason")}
-                       for tree in trees for note in removal_notes(tree, str)[0]]
-    return site, _generated_at(pathspecs)
+    removed = [{k: note[k] for k in ("id", "kind", "redirect", "reason")}
+               for tree in trees for note in removal_notes(tree, str)[0]]
+    return dict(build(result.records, pathspecs, build_cache), removed=removed), _generated_at(pathspecs)
 
 
 def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,
