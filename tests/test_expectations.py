@@ -4,10 +4,10 @@ import copy
 
 import pytest
 
-from uasdb.publish.export import add_expectations, buy_rankings
-from uasdb.verdicts.answer import add_answers
+from uasdb.publish.buy import buy_rankings
+from uasdb.verdicts.answer import with_answers
 from uasdb.verdicts.engine import adapter_verdict
-from uasdb.verdicts.expectations import Related, coverage, evaluate, expectations, summarise
+from uasdb.verdicts.expectations import Related, coverage, evaluate, expectations, summarise, with_expectations
 
 QUIRK = {"uas": "works-with-quirk", "quirks": "u"}                      # stated: the need is shown
 USED_FAST = {"driver": "uas", "workload": ["copy"], "link_speed": "5000M"}  # recommended
@@ -140,7 +140,7 @@ def test_product_coverage_counts_verdicts_expectations_and_disagreement(related)
 
 
 def test_an_expectation_never_reaches_a_verdict_a_list_or_a_ranking(related, monkeypatch):
-    """add_expectations only adds `expected`; verdicts, lists and what-to-buy rankings stay what reports give
+    """with_expectations only adds `expected`; verdicts, lists and what-to-buy rankings stay what reports give
     (with every expectation the evidence gives allowed through, whatever the evaluation would let the site say)."""
     import uasdb.verdicts.expectations as module
     monkeypatch.setattr(module, "apply_policy", lambda expectation, policy: expectation)
@@ -150,10 +150,10 @@ def test_an_expectation_never_reaches_a_verdict_a_list_or_a_ranking(related, mon
                      throughput_chart=[]) for r in records]
     before = copy.deepcopy([a["verdict"] for a in adapters])
     site = {"adapters": adapters, "usb": {}}
-    add_expectations(site, records, verdicts, [DISTRIBUTION], [])
+    site = with_expectations(site, records, verdicts, [DISTRIBUTION], [])
     assert [a["verdict"] for a in site["adapters"]] == before
     assert site["adapters"][3]["expected"]["uas"]["pi4"]["verdict"] == "needs-quirk"  # a4 has an expectation…
-    add_answers(site, verdicts)  # what a ranking row says to do comes from the product's answers
+    site = with_answers(site, verdicts)  # what a ranking row says to do comes from the product's answers
     ranking = buy_rankings(site["adapters"], verdicts)["pi4"]
     listed = [p["id"] for p in ranking["products"] + ranking["avoid"]]
     assert "a4" not in listed and ranking["counts"]["with_verdict"] == len(listed)  # …and is ranked nowhere

@@ -3,8 +3,9 @@ import json
 
 import pytest
 
-from uasdb.publish.distributions import add_distributions, change_label, distribution_facts
-from uasdb.publish.export import HOST_LABELS, _usb_slot
+from uasdb.publish.common import HOST_LABELS
+from uasdb.publish.distributions import change_label, distribution_facts, with_distributions
+from uasdb.publish.usb import _usb_slot
 
 
 def _distribution(dist_id, name, hosts, entries):
@@ -29,8 +30,7 @@ def site():
         vid, pid = key.split(":")
         usb.setdefault(key, _usb_slot({"vid": vid, "pid": pid}))
     site = {"adapters": adapters, "usb": usb, "counts": {}}
-    add_distributions(site, dists, facts)
-    return site
+    return with_distributions(site, dists, facts)
 
 
 @pytest.mark.parametrize("url, label", [

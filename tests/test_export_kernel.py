@@ -6,7 +6,7 @@ import pytest
 from helpers import adapter, write_tree
 from kernel_fixtures import fixture_drivedb, fixture_kernel, fixture_usbids
 from uasdb.publish.export import build, write
-from uasdb.publish.kernel import add_reference, preserve_builtin
+from uasdb.publish.kernel import preserve_builtin, with_reference
 from uasdb.records.database import check
 
 
@@ -55,7 +55,7 @@ def _site(adapters):
         for u in a.get("usb_ids", []):
             usb.setdefault(f"{u['vid']}:{u['pid']}", {"vid": u["vid"], "pid": u["pid"], "adapters": [], "chipsets": []})["adapters"].append(a["id"])
     site = {"adapters": adapters, "usb": usb, "lists": {"naughty": [a["id"] for a in adapters]}, "counts": {}}
-    return add_reference(site, fixture_kernel(), fixture_usbids(), fixture_drivedb())
+    return with_reference(site, fixture_kernel(), fixture_usbids(), fixture_drivedb())
 
 
 def _adapter(adapter_id, usb_id, quirk_entries):

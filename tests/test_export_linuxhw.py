@@ -1,8 +1,8 @@
 """The export joins the linux-hardware.org table: a sentence per USB ID and the most wanted list."""
 import pytest
 
-from uasdb.publish.export import _usb_slot
-from uasdb.publish.linuxhw import add_popularity, add_wanted
+from uasdb.publish.linuxhw import with_popularity, with_wanted
+from uasdb.publish.usb import _usb_slot
 from uasdb.records.reference import load_linuxhw
 
 TABLE = {"source": "https://github.com/linuxhw/LsUSB/blob/" + "a" * 40 + "/README.md", "commit": "a" * 40,
@@ -23,12 +23,12 @@ def site():
     for device in TABLE["devices"]:  # export.build makes a slot for every ID the table has
         usb.setdefault(f"{device['vid']}:{device['pid']}", _usb_slot(device))
     site = {"usb": usb, "lists": {}, "counts": {}}
-    add_popularity(site, TABLE)
-    # what add_reference and add_distributions would have added for 0bc2:231a
+    site = with_popularity(site, TABLE)
+    # what with_reference and with_distributions would have added for 0bc2:231a
     site["usb"]["0bc2:231a"]["kernel"] = [{"flags": [{"name": "NO_WP_DETECT", "letter": "w"}]}]
     site["usb"]["0bc2:231a"]["distributions"] = [{"name": "Some OS"}]
     site["usb"]["0bc2:231a"]["smartctl"] = [{"device_type": "sat", "line": 1}, {"device_type": "sat", "line": 2}]
-    return add_wanted(site)
+    return with_wanted(site)
 
 
 @pytest.mark.parametrize("usb_id, sentence", [

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from uasdb.publish.export import chipset_platform_summary, usb_summary, vendor_display_names
+from uasdb.publish.chipset import chipset_platform_summary
+from uasdb.publish.labels import vendor_display_names
+from uasdb.publish.usb import usb_summary
 from uasdb.verdicts.engine import adapter_verdict
 
 

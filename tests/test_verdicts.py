@@ -394,7 +394,7 @@ STANDING_CASES = [
 
 @pytest.mark.parametrize("name,reports,standing,listing", STANDING_CASES, ids=[c[0] for c in STANDING_CASES])
 def test_one_rule_places_a_product_on_the_buy_page_and_the_lists(name, reports, standing, listing):
-    from uasdb.publish.export import buy_group
+    from uasdb.publish.buy import buy_group
     from uasdb.verdicts.engine import platform_standing
     verdict = adapter_verdict(record(*reports))
     assert platform_standing(verdict.uas["pi4"], verdict.boot["pi4"]) == standing

@@ -8,7 +8,7 @@ from helpers import REPO
 from uasdb import probe
 from uasdb.ingest import issue
 from uasdb.ingest.issueform import DROPDOWNS, FORM, run_issue_form, schema_node, with_options
-from uasdb.publish import export
+from uasdb.publish import common
 from uasdb.records import vocabulary
 from uasdb.records.rules import reports
 from uasdb.verdicts.engine import HOST_PLATFORM, PLATFORMS
@@ -31,7 +31,7 @@ def test_a_pi_of_unknown_model_counts_on_no_platform_but_runs_linux():
 
 
 def test_the_python_constants_come_from_the_vocabulary():
-    assert export.HOST_LABELS == vocabulary.HOST_TITLES
+    assert common.HOST_LABELS == vocabulary.HOST_TITLES
     assert PLATFORMS is vocabulary.PLATFORMS
     assert reports.OLD_PI_HOSTS == vocabulary.NO_UAS_HOSTS == PLATFORMS["pi3"]["hosts"]
 

@@ -177,13 +177,13 @@ def test_after_each_kind_of_edit_the_live_export_is_the_published_one(tree, monk
 def test_an_edit_recomputes_rules_and_verdicts_of_that_record_only(tree, monkeypatch):
     """At 10,000 records the per-record rules and the verdicts are most of an export: after an edit the watcher
     runs them again for the edited record and nothing else."""
-    import uasdb.publish.export as export
+    import uasdb.publish.adapter as adapter_module
     import uasdb.records.database as database
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     checked, judged = [], []
-    real_safe, real_verdict = database._safe, export.adapter_verdict
+    real_safe, real_verdict = database._safe, adapter_module.adapter_verdict
     monkeypatch.setattr(database, "_safe", lambda rule, record, ctx: checked.append(record.data["id"]) or real_safe(rule, record, ctx))
-    monkeypatch.setattr(export, "adapter_verdict", lambda data: judged.append(data["id"]) or real_verdict(data))
+    monkeypatch.setattr(adapter_module, "adapter_verdict", lambda data: judged.append(data["id"]) or real_verdict(data))
     data, out = tree
     state = State()
     assert refresh(out, [data], state) == []
@@ -200,15 +200,15 @@ def test_the_watcher_starts_warm_so_its_first_edit_costs_one_record(tree, monkey
     is already right), so the first edit a contributor makes is as quick as every later one."""
     import threading
 
-    import uasdb.publish.export as export
+    import uasdb.publish.adapter as adapter_module
     import uasdb.publish.watch as watch_module
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     data, out = tree
     assert refresh(out, [data]) == []          # what `make site` left before `make serve` starts the watcher
     written = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
     judged = []
-    real_verdict, real_snapshot = export.adapter_verdict, watch_module.snapshot
-    monkeypatch.setattr(export, "adapter_verdict", lambda d: judged.append(d["id"]) or real_verdict(d))
+    real_verdict, real_snapshot = adapter_module.adapter_verdict, watch_module.snapshot
+    monkeypatch.setattr(adapter_module, "adapter_verdict", lambda d: judged.append(d["id"]) or real_verdict(d))
     polls, warm, edited = [], threading.Event(), threading.Event()
 
     def snapshot(trees):

@@ -8,7 +8,8 @@ The package is grouped by role; imports run one way, records -> verdicts -> publ
                (kernel, usb.ids, smartmontools, linux-hardware.org) and the kernel's quirk letters
   verdicts/    engine.py (reports -> graded findings -> verdicts and lists) and expectations.py (labelled
                expectations from related products, with their leave-one-out accuracy)
-  publish/     export.py (the catalog), one model module per page kind (adapter, usb, chipset, lists, rows, common),
+  publish/     export.py (the catalog, built in named steps), one model module per page kind (adapter, usb, chipset,
+               lists, buy, home, rows, common), each making its part of the catalog and its page's model,
                files.py (one file per entity, each its JSON API file), the kernel/distribution/linux-hardware
                joins, the watcher behind `make serve` and the site build
   ingest/      turning published reports into records: the issue form and its parser, `uasdb new`, importers/

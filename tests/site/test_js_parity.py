@@ -154,7 +154,7 @@ def test_every_spelling_the_site_prints_for_an_id_is_read_back(js_modules):
     prints must be found again when pasted, on the check page and by the probe's reader. (The bare eight digits,
     152d0578, is a search spelling only: read from a paste, any eight hex digits would look like an ID.)"""
     from uasdb import probe
-    from uasdb.publish.export import usb_spellings
+    from uasdb.publish.usb import usb_spellings
     for vid, pid in (("152d", "0578"), ("174c", "55aa"), ("0bda", "9210")):
         for spelling in usb_spellings(vid, pid):
             if spelling == f"{vid}{pid}":

@@ -87,7 +87,7 @@ def test_site_fixtures_are_schema_valid():
 
 
 def test_throughput_chart_converts_units_and_scales_bars():
-    from uasdb.publish.export import throughput_chart
+    from uasdb.publish.throughput import throughput_chart
     record = {"reports": [{"driver": "uas", "throughput": [
         {"test": "seq-read", "value": 100, "unit": "MiB/s"},
         {"test": "seq-read", "value": 52.4288, "unit": "MB/s", "driver": "usb-storage"},
@@ -100,7 +100,7 @@ def test_throughput_chart_converts_units_and_scales_bars():
 
 
 def test_throughput_bars_are_measured_against_the_link_they_ran_over():
-    from uasdb.publish.export import throughput_chart
+    from uasdb.publish.throughput import throughput_chart
     seq = lambda value, **report: dict(report, throughput=[{"test": "seq-read", "value": value, "unit": "MB/s"}])  # noqa: E731
     record = {"reports": [
         seq(420, host="linux-x86_64", link_speed="10000M"),  # stated link

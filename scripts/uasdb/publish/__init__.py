@@ -1,7 +1,9 @@
 """Publishing: one model per page, one file per entity, read by Hugo and the browser alike.
 
 `export.build` joins the records, their verdicts and what Linux, usb.ids, smartmontools, distributions and
-linux-hardware.org know into one catalog (a dict held only in memory). The modules here turn that catalog into
+linux-hardware.org know into one catalog (a dict held only in memory), in named steps that each return data: the
+page modules below make their part of it (adapter_entries, usb_slots, chipset_entries, list_catalog,
+buy_rankings, latest_reports) and the joins return the catalog with their facts added (with_...). The modules here turn that catalog into
 the files the site is built from, each a page's whole model and, at the same address, its JSON API file. What
 to say per product, USB ID and platform (the answers every page prints) is decided in verdicts/answer.py.
 

@@ -2,9 +2,89 @@
 expectations) plus `page`, every fact the page shows that a template would otherwise work out."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ..paths import REPO_ROOT
+from ..records.database import Record, relative_to
+from ..records.reference import KernelTable
 from ..records.vocabulary import FOCUS_PLATFORMS, LIST_PLATFORMS
+from ..verdicts.engine import adapter_verdict, summary_line
+from .kernel import adapter_kernel
+from .labels import DRIVE_LABELS, vendor_display_names
+from .report_link import report_query
+from .throughput import throughput_chart
+from .usb import usb_key
+
+
+class BuildCache:
+    """What `build` works out for each adapter from its record alone (the verdict, its summary, the throughput
+    chart, the report link), kept between exports in one process and keyed by the record's text: the watcher
+    behind `make serve` recomputes these only for the records an edit touched. Whatever is kept is shared by
+    later exports, so nothing downstream may change it in place (they only read it, or copy it)."""
+
+    def __init__(self) -> None:
+        self.adapters: Dict[str, Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]] = {}
+        self.kernel: Dict[str, Tuple[Any, Any, Dict[str, Any]]] = {}
+
+    def adapter_kernel(self, adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any]:
+        """`kernel_export.adapter_kernel`, again only when the adapter's record changed: its verdict is the very
+        object `adapter` keeps for an unchanged text, so holding it (and the table) identifies what went in."""
+        known = self.kernel.get(adapter["id"])
+        if known is None or known[0] is not adapter["verdict"] or known[1] is not table:
+            known = self.kernel[adapter["id"]] = (adapter["verdict"], table, adapter_kernel(adapter, table))
+        return known[2]
+
+    def adapter(self, record: Record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
+        known = self.adapters.get(record.data["id"])
+        if known is None or known[0] != record.text:
+            known = self.adapters[record.data["id"]] = _adapter_parts(record)
+        return known
+
+
+def _adapter_parts(record: Record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
+    data = record.data
+    verdict = adapter_verdict(data)
+    as_dict = verdict.as_dict()
+    as_dict["readings"] = verdict.readings(len(data.get("reports", [])))
+    first_id = next(iter(data.get("usb_ids", [])), None)
+    query = report_query(usb_id=usb_key(first_id["vid"], first_id["pid"]) if first_id else None,
+                         adapter=data["id"], name=data["name"])
+    return record.text, verdict, as_dict, summary_line(verdict), throughput_chart(data), query
+
+
+def adapter_entries(records: Sequence[Record], chipsets: Mapping[str, Mapping[str, Any]],
+                    changes: Mapping[str, Dict[str, str]],
+                    cache: Optional[BuildCache] = None) -> Tuple[List[Dict[str, Any]], Dict[str, Any]]:
+    """The catalog's adapters, in id order, each its record's fields plus what the export works out from the
+    record alone (path, dates, verdict, summary, chart, report link, labels), and each adapter's verdict by id.
+    `changes` holds each data file's first and last commit date."""
+    adapters: List[Dict[str, Any]] = []
+    verdict_by_id: Dict[str, Any] = {}
+    for record in sorted((r for r in records if r.kind == "adapter"), key=lambda r: r.data["id"]):
+        _, verdict, verdict_dict, summary, chart, query = cache.adapter(record) if cache else _adapter_parts(record)
+        verdict_by_id[record.data["id"]] = verdict
+        rel = relative_to(record.path, REPO_ROOT)
+        entry = dict(record.data)
+        entry["path"] = rel
+        entry["changes"] = changes.get(rel, {})
+        entry["verdict"] = verdict_dict
+        entry["summary"] = summary
+        entry["throughput_chart"] = chart
+        if entry.get("chipset") in chipsets:
+            entry["chipset_name"] = chipsets[entry["chipset"]]["name"]
+        entry["report_query"] = query
+        adapters.append(entry)
+    if cache:
+        for gone in set(cache.adapters) - set(verdict_by_id):
+            del cache.adapters[gone]
+            cache.kernel.pop(gone, None)
+
+    vendor_labels = vendor_display_names(a.get("vendor") for a in adapters)
+    for adapter in adapters:
+        adapter["vendor_label"] = vendor_labels.get(adapter.get("vendor") or "", "Unbranded or unknown")
+        adapter["drive_label"] = DRIVE_LABELS[adapter.get("drive_interface")]
+    return adapters, verdict_by_id
+
 
 # What a report states, in the words of the reports table (the stated `uas` and `boot` of the schema).
 UAS_WORDS = {"works": "works", "works-with-quirk": "works with a quirk", "broken": "broken",

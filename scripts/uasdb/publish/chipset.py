@@ -6,8 +6,29 @@ from typing import Any, Dict, List, Mapping, Sequence, Tuple
 from ..records.vocabulary import FOCUS_PLATFORMS, LIST_PLATFORMS, PLATFORM_SHORT, PLATFORMS
 from ..verdicts.engine import TONE
 from .facets import facets, slug
+from .labels import DRIVE_LABELS
 
 KERNEL_KEYS = ("kernel", "kernel_groups", "kernel_by_itself", "kernel_runtime", "smartctl", "smart_blocked")
+
+
+def chipset_entries(chipsets: Mapping[str, Mapping[str, Any]], adapters: Sequence[Mapping[str, Any]],
+                    verdict_by_id: Mapping[str, Any]) -> List[Dict[str, Any]]:
+    """The catalog's chipsets, in id order: each record with its adapters' ids, its labels and how its adapters
+    fare per platform (chipset_platform_summary)."""
+    by_chipset: Dict[str, List[str]] = {}
+    for adapter in adapters:
+        if adapter.get("chipset"):
+            by_chipset.setdefault(adapter["chipset"], []).append(adapter["id"])
+    chipset_list = []
+    for chipset_id in sorted(chipsets):
+        entry = dict(chipsets[chipset_id])
+        entry["adapters"] = by_chipset.get(chipset_id, [])
+        # `uas` left out of a chipset record means no source says: show "unknown", never "no".
+        entry["uas_label"] = {True: "yes", False: "no", None: "unknown"}[entry.get("uas")]
+        entry["drive_label"] = DRIVE_LABELS[entry["drive_interface"]]
+        entry["platform_summary"] = chipset_platform_summary([verdict_by_id[i] for i in entry["adapters"]])
+        chipset_list.append(entry)
+    return chipset_list
 
 
 def model(chipset: Mapping[str, Any], catalog: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:

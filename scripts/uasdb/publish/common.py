@@ -5,8 +5,43 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping
 
 from ..probe.formlink import LINK_LIMIT
-from ..verdicts.engine import BOOT_VERDICT_SHORT, BOOT_VERDICT_TEXT, ICON, TONE, VERDICT_SHORT, VERDICT_TEXT
+from ..records.vocabulary import HOST_TITLES, PLATFORM_SHORT
+from ..verdicts.engine import (
+    BOOT_VERDICT_SHORT,
+    BOOT_VERDICT_TEXT,
+    EVIDENCE_CLASSES,
+    ICON,
+    PLATFORMS,
+    TONE,
+    VERDICT_SHORT,
+    VERDICT_TEXT,
+)
 from .rows import ROW_COLUMNS
+
+# How the site names each `host` of the schema's enum.
+HOST_LABELS = HOST_TITLES  # from the schema, via vocabulary.py: the same titles the issue form offers
+# The order the site shows platforms in (the schema's x-uasdb-platforms order): the Pi models people ask about first.
+PLATFORM_ORDER = list(PLATFORMS)
+
+
+def site_constants() -> Dict[str, Any]:
+    """The catalog's constants: verdict words, tones and icons, the platforms in the site's order, host names
+    (common() passes them on to every page)."""
+    return {
+        "evidence_classes": EVIDENCE_CLASSES,
+        "verdict_tone": TONE,
+        "tone_icon": ICON,
+        # no_uas: none of the platform's hosts can use UAS (the schema's x-uasdb-hosts), so usb-storage is expected.
+        "platforms": {name: {"label": spec["label"], "short": PLATFORM_SHORT[name], "hosts": list(spec["hosts"]),
+                             "no_uas": bool(spec.get("no_uas_host"))}
+                      for name, spec in PLATFORMS.items()},
+        "platform_order": PLATFORM_ORDER,
+        "host_labels": HOST_LABELS,
+        "verdict_text": VERDICT_TEXT,
+        "verdict_short": VERDICT_SHORT,
+        "boot_verdict_text": BOOT_VERDICT_TEXT,
+        "boot_verdict_short": BOOT_VERDICT_SHORT,
+    }
 
 
 def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:

@@ -8,7 +8,7 @@ The check page and the quirk builder print `sentence` as it is; they decide noth
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Mapping
 
 # GitHub change URLs the distribution files cite, and how a sentence names them.
 _CHANGE_PATTERNS = [
@@ -49,15 +49,14 @@ def distribution_facts(distributions: List[Dict[str, Any]], host_labels: Dict[st
     return by_id
 
 
-def add_distributions(site: Dict[str, Any], distributions: List[Dict[str, Any]],
-                      facts: Dict[str, List[Dict[str, Any]]]) -> None:
-    """Puts the distributions and what each ships for an ID (`facts`, distribution_facts) on the export; every
-    ID in `facts` has its USB slot already (export.build makes them)."""
-    site["distributions"] = sorted(distributions, key=lambda d: d["id"])
-    for slot in site["usb"].values():
-        slot["distributions"] = facts.get(f"{slot['vid']}:{slot['pid']}", [])
-    for adapter in site["adapters"]:
-        adapter["distributions"] = [dict(d, usb_id=f"{u['vid']}:{u['pid']}")
-                                    for u in adapter.get("usb_ids", []) for d in facts.get(f"{u['vid']}:{u['pid']}", [])]
-    site["distribution_ids"] = facts
-    site.setdefault("counts", {})["distributions"] = len(distributions)
+def with_distributions(site: Mapping[str, Any], distributions: List[Dict[str, Any]],
+                       facts: Dict[str, List[Dict[str, Any]]]) -> Dict[str, Any]:
+    """The catalog with the distributions and what each ships for an ID (`facts`, distribution_facts): on each
+    USB slot and adapter, and whole under `distribution_ids`; every ID in `facts` has its USB slot already
+    (export.build makes them)."""
+    usb = {key: dict(slot, distributions=facts.get(f"{slot['vid']}:{slot['pid']}", [])) for key, slot in site["usb"].items()}
+    adapters = [dict(adapter, distributions=[dict(d, usb_id=f"{u['vid']}:{u['pid']}") for u in adapter.get("usb_ids", [])
+                                             for d in facts.get(f"{u['vid']}:{u['pid']}", [])])
+                for adapter in site["adapters"]]
+    return dict(site, distributions=sorted(distributions, key=lambda d: d["id"]), usb=usb, adapters=adapters,
+                distribution_ids=facts, counts=dict(site.get("counts", {}), distributions=len(distributions)))

@@ -8,8 +8,10 @@ what is known besides) and writes it as pages' models (publish/, which says whic
   DIR/static/api/v1/...        the API files no page reads (adapters.json, the browser tools' shards)
   DIR/static/adapters.csv      one row per adapter
   DIR/static/adapters/<id>/    a redirect page for each removed record (data/removed.yaml)
-What Linux, usb.ids and smartmontools already know is joined on by kernel_export.py (see docs/kernel.md), what
-distributions set by distribution_export.py, and how common each ID is (linux-hardware.org) by linuxhw_export.py.
+`build` is a list of named steps, each returning data: the page modules make their part of the catalog
+(adapter.py, usb.py, chipset.py, lists.py, buy.py, home.py), and what Linux, usb.ids and smartmontools know
+(kernel.py, see docs/kernel.md), what distributions set (distributions.py), how common each ID is
+(linux-hardware.org, linuxhw.py), the expectations and the answers (verdicts/) are joined on in turn.
 Every JSON file of the API is wrapped as {"schema_version", "generated_at", "result"}.
 The export refuses to run on data with errors, so nothing invalid or partial is published.
 `--data` points at other record trees (folders holding adapters/ and chipsets/), e.g. the
@@ -27,52 +29,23 @@ from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
 
 from ..paths import DATA_DIR, REPO_ROOT, OutsideFolder, inside
 from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
-from ..records.reference import KernelTable, ReferenceDataError, load_kernel, load_linuxhw
+from ..records.reference import load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
-from ..records.vocabulary import BUY_PAGES, HOST_TITLES, PLATFORM_SHORT
-from ..verdicts.answer import add_answers, naughty_combined_line, naughty_quirk_entries
-from ..verdicts.engine import (
-    BOOT_VERDICT_SHORT,
-    BOOT_VERDICT_TEXT,
-    EVIDENCE_CLASSES,
-    ICON,
-    PLATFORMS,
-    QUIRKS_PARAM_MAX_CHARS,
-    STANDINGS,
-    TONE,
-    VERDICT_SHORT,
-    VERDICT_TEXT,
-    adapter_verdict,
-    platform_standing,
-    quirk_line_fits,
-    quirk_value_length,
-    summary_line,
-    usb_id_verdict,
-)
-from ..verdicts.expectations import UAS_PLATFORMS as EXPECT_PLATFORMS
+from ..verdicts.answer import with_answers
+from ..verdicts.expectations import with_expectations
 from . import api_index, probebuild
-from .chipset import chipset_platform_summary
-from .distributions import add_distributions, distribution_facts
-from .files import attach_pages, export_files
-from .kernel import adapter_kernel, add_reference
-from .labels import DRIVE_LABELS, vendor_display_names
-from .linuxhw import add_popularity, add_wanted
+from .adapter import BuildCache, adapter_entries
+from .buy import BUY_PLATFORMS, buy_rankings
+from .chipset import chipset_entries
+from .common import HOST_LABELS, site_constants
+from .distributions import distribution_facts, with_distributions
+from .files import export_files, with_pages
+from .home import latest_reports
+from .kernel import with_reference
+from .linuxhw import with_popularity, with_wanted
+from .lists import LISTS, list_catalog, quirk_line_fit
 from .report_link import report_query
-from .throughput import throughput_chart
-from .usb import _usb_slot, tell_apart, usb_key, usb_spellings, usb_summary
-
-# Home Assistant OS patches its Raspberry Pi kernels to take 255 characters (`static char quirks[256]`).
-PATCHED_QUIRKS_LIMIT = {"chars": 255, "who": "Home Assistant OS (Raspberry Pi images)",
-                        "url": "https://github.com/home-assistant/operating-system/pull/3311"}
-
-# How the site names each `host` of the schema's enum.
-HOST_LABELS = HOST_TITLES  # from the schema, via vocabulary.py: the same titles the issue form offers
-# The order the site shows platforms in (the schema's x-uasdb-platforms order): the Pi models people ask about first.
-PLATFORM_ORDER = list(PLATFORMS)
-
-# Where in the export the templates' data goes: a folder of its own, which site/hugo.yaml mounts as Hugo's
-# data/generated/, so `make serve` can replace the file whole (watch.py) while Hugo's server watches the folder.
-
+from .usb import slot_texts, usb_slots
 
 
 def _generated_at(pathspecs: Sequence[str] = ("data",)) -> str:
@@ -105,338 +78,50 @@ def _last_changes(pathspecs: Sequence[str] = ("data",)) -> Dict[str, Dict[str, s
     return dates
 
 
-def _repo_relative(path: str) -> str:
-    return relative_to(path, REPO_ROOT)
-
-
-class BuildCache:
-    """What `build` works out for each adapter from its record alone (the verdict, its summary, the throughput
-    chart, the report link), kept between exports in one process and keyed by the record's text: the watcher
-    behind `make serve` recomputes these only for the records an edit touched. Whatever is kept is shared by
-    later exports, so nothing downstream may change it in place (they only read it, or copy it)."""
-
-    def __init__(self) -> None:
-        self.adapters: Dict[str, Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]] = {}
-        self.kernel: Dict[str, Tuple[Any, Any, Dict[str, Any]]] = {}
-
-    def adapter_kernel(self, adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any]:
-        """`kernel_export.adapter_kernel`, again only when the adapter's record changed: its verdict is the very
-        object `adapter` keeps for an unchanged text, so holding it (and the table) identifies what went in."""
-        known = self.kernel.get(adapter["id"])
-        if known is None or known[0] is not adapter["verdict"] or known[1] is not table:
-            known = self.kernel[adapter["id"]] = (adapter["verdict"], table, adapter_kernel(adapter, table))
-        return known[2]
-
-    def adapter(self, record: Record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
-        known = self.adapters.get(record.data["id"])
-        if known is None or known[0] != record.text:
-            known = self.adapters[record.data["id"]] = _adapter_parts(record)
-        return known
-
-
-def _adapter_parts(record: Record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
-    data = record.data
-    verdict = adapter_verdict(data)
-    as_dict = verdict.as_dict()
-    as_dict["readings"] = verdict.readings(len(data.get("reports", [])))
-    first_id = next(iter(data.get("usb_ids", [])), None)
-    query = report_query(usb_id=usb_key(first_id["vid"], first_id["pid"]) if first_id else None,
-                         adapter=data["id"], name=data["name"])
-    return record.text, verdict, as_dict, summary_line(verdict), throughput_chart(data), query
-
-
 def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCache] = None) -> Dict[str, Any]:
-    """The export of these records: everything site.json holds. With `cache`, adapters whose record text is
-    unchanged since an earlier call reuse what that call worked out for them."""
-    changes = _last_changes(pathspecs)
+    """The catalog of these records: everything the export's files are made from. Each step returns data (the
+    `with_` ones the catalog with their facts added) and changes nothing it is given. With `cache`, adapters
+    whose record text is unchanged since an earlier call reuse what that call worked out for them."""
     chipsets = {r.data["id"]: r.data for r in records if r.kind == "chipset"}
-    adapters: List[Dict[str, Any]] = []
-    verdict_by_id = {}
-    for record in sorted((r for r in records if r.kind == "adapter"), key=lambda r: r.data["id"]):
-        _, verdict, verdict_dict, summary, chart, query = cache.adapter(record) if cache else _adapter_parts(record)
-        verdict_by_id[record.data["id"]] = verdict
-        rel = _repo_relative(record.path)
-        entry = dict(record.data)
-        entry["path"] = rel
-        entry["changes"] = changes.get(rel, {})
-        entry["verdict"] = verdict_dict
-        entry["summary"] = summary
-        entry["throughput_chart"] = chart
-        if entry.get("chipset") in chipsets:
-            entry["chipset_name"] = chipsets[entry["chipset"]]["name"]
-        entry["report_query"] = query
-        adapters.append(entry)
-    if cache:
-        for gone in set(cache.adapters) - set(verdict_by_id):
-            del cache.adapters[gone]
-            cache.kernel.pop(gone, None)
-
-    vendor_labels = vendor_display_names(a.get("vendor") for a in adapters)
-    for adapter in adapters:
-        adapter["vendor_label"] = vendor_labels.get(adapter.get("vendor") or "", "Unbranded or unknown")
-        adapter["drive_label"] = DRIVE_LABELS[adapter.get("drive_interface")]
-
-    usb: Dict[str, Dict[str, Any]] = {}
-    for adapter in adapters:
-        for usb_id in adapter.get("usb_ids", []):
-            slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
-            slot["adapters"].append(adapter["id"])
-    for chipset in chipsets.values():
-        for usb_id in chipset.get("usb_ids", []):
-            slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
-            slot["chipsets"].append(chipset["id"])
-
-    # Every other USB ID with a page: those distributions ship a quirk for, linux-hardware.org counts and Linux's
-    # own tables list. Made here, once, so each step below adds its facts to slots that exist.
     distributions = [r.data for r in records if r.kind == "distribution"]
-    shipped = distribution_facts(distributions, HOST_LABELS)
-    linuxhw = load_linuxhw()
-    kernel_table = load_kernel()
-    for key in [*shipped, *(f"{d['vid']}:{d['pid']}" for d in linuxhw["devices"]), *kernel_table.ids()]:
-        vid, pid = key.split(":")
-        usb.setdefault(key, _usb_slot({"vid": vid, "pid": pid}))
-
-    adapter_by_id = {a["id"]: a for a in adapters}
-    for slot in usb.values():
-        if slot["adapters"]:
-            slot["verdict"] = usb_id_verdict({i: verdict_by_id[i] for i in slot["adapters"]})
-            slot["tell_apart"] = tell_apart(slot, adapter_by_id)
-
-    by_chipset: Dict[str, List[str]] = {}
-    for adapter in adapters:
-        if adapter.get("chipset"):
-            by_chipset.setdefault(adapter["chipset"], []).append(adapter["id"])
-    chipset_list = []
-    for chipset_id in sorted(chipsets):
-        entry = dict(chipsets[chipset_id])
-        entry["adapters"] = by_chipset.get(chipset_id, [])
-        # `uas` left out of a chipset record means no source says: show "unknown", never "no".
-        entry["uas_label"] = {True: "yes", False: "no", None: "unknown"}[entry.get("uas")]
-        entry["drive_label"] = DRIVE_LABELS[entry["drive_interface"]]
-        entry["platform_summary"] = chipset_platform_summary([verdict_by_id[i] for i in entry["adapters"]])
-        chipset_list.append(entry)
-
-    naughty = [a for a in adapters if a["verdict"]["list"] == "naughty"]
-    nice = [a for a in adapters if a["verdict"]["list"] == "nice"]
-    pending = [a for a in adapters if a["verdict"]["list"] == "pending"]
-    disagree = [a for a in adapters if a["verdict"]["list"] == "disagree"]
-    for slot in usb.values():  # who a quirk for the ID would also hit (the naughty list and the quirk builder warn)
-        slot["works_on_uas"] = [i for i in slot["adapters"] if works_on_linux_uas(verdict_by_id[i])]
-    naughty_entries = naughty_quirk_entries(naughty, verdict_by_id, usb)
-    shared_with_working = [e["usb_id"] for e in naughty_entries if e["shared_with_working"]]
-    site: Dict[str, Any] = {
-        "adapters": adapters,
-        "chipsets": chipset_list,
-        "usb": dict(sorted(usb.items())),
-        "lists": {
-            "naughty": [a["id"] for a in naughty],
-            "nice": [a["id"] for a in nice],
-            "pending": [a["id"] for a in pending],
-            "disagree": [a["id"] for a in disagree],
-            "naughty_quirk_line": naughty_combined_line(naughty_entries),
-            "naughty_quirk_entries": naughty_entries,
-            "naughty_excluded_ids": shared_with_working,
-            # Entries only another platform's reports needed: named in the table, never in the Pi line.
-            "naughty_elsewhere_ids": [e["usb_id"] for e in naughty_entries if not e["pi"]],
-            "quirks_param_max_chars": QUIRKS_PARAM_MAX_CHARS,
-            "quirks_param_patched": PATCHED_QUIRKS_LIMIT,
-        },
-        "evidence_classes": EVIDENCE_CLASSES,
-        "verdict_tone": TONE,
-        "tone_icon": ICON,
-        # no_uas: none of the platform's hosts can use UAS (the schema's x-uasdb-hosts), so usb-storage is expected.
-        "platforms": {name: {"label": spec["label"], "short": PLATFORM_SHORT[name], "hosts": list(spec["hosts"]),
-                             "no_uas": bool(spec.get("no_uas_host"))}
-                      for name, spec in PLATFORMS.items()},
-        "platform_order": PLATFORM_ORDER,
-        "host_labels": HOST_LABELS,
-        "verdict_text": VERDICT_TEXT,
-        "verdict_short": VERDICT_SHORT,
-        "boot_verdict_text": BOOT_VERDICT_TEXT,
-        "boot_verdict_short": BOOT_VERDICT_SHORT,
-        "counts": {"adapters": len(adapters), "chipsets": len(chipset_list), "usb_ids": len(usb),
-                   "reports": sum(len(a["reports"]) for a in adapters), "naughty": len(naughty), "nice": len(nice),
-                   "pending": len(pending), "disagree": len(disagree)},
-    }
+    shipped, linuxhw, kernel_table = distribution_facts(distributions, HOST_LABELS), load_linuxhw(), load_kernel()
+    adapters, verdict_by_id = adapter_entries(records, chipsets, _last_changes(pathspecs), cache)
+    # Every USB ID with a page, made once: those the records report, then those distributions ship a quirk for,
+    # linux-hardware.org counts and Linux's own tables list, so each step below finds the slot it adds to.
+    usb = usb_slots(adapters, chipsets, verdict_by_id,
+                    [*shipped, *(f"{d['vid']}:{d['pid']}" for d in linuxhw["devices"]), *kernel_table.ids()])
+    site = _catalog(adapters, chipset_entries(chipsets, adapters, verdict_by_id), usb,
+                    list_catalog(adapters, verdict_by_id, usb))
     # Then each source's facts, in turn: what distributions ship, how common linux-hardware.org finds each ID, and
-    # what Linux, usb.ids and smartmontools know (kernel_export.py).
-    add_distributions(site, distributions, shipped)
-    add_popularity(site, linuxhw)
-    add_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
-    add_wanted(site)
-    add_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
-                     list(chipsets.values()))
-    add_answers(site, verdict_by_id)
-    site["buy"] = buy_rankings(adapters, verdict_by_id)
-    site["buy_order"] = list(BUY_PLATFORMS)
-    site["latest_reports"] = latest_reports(adapters)
-    # The naughty page shows the built-in-preserving line when there is one: judge the length of that one.
-    shown = site["lists"].get("naughty_quirk_line_preserving_builtin") or site["lists"]["naughty_quirk_line"]
-    site["lists"]["naughty_quirk_line_length"] = quirk_value_length(shown)
-    site["lists"]["naughty_quirk_line_fits"] = quirk_line_fits(shown)
+    # what Linux, usb.ids and smartmontools know (kernel.py); then what follows from them all.
+    site = with_distributions(site, distributions, shipped)
+    site = with_popularity(site, linuxhw)
+    site = with_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
+    site = with_wanted(site)
+    site = with_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
+                             list(chipsets.values()))
+    site = with_answers(site, verdict_by_id)
+    site = _with_page_facts(site, chipsets, verdict_by_id)
+    return dict(site, adapters=with_pages(site))
+
+
+def _catalog(adapters: List[Dict[str, Any]], chipsets: List[Dict[str, Any]], usb: Dict[str, Dict[str, Any]],
+             lists: Dict[str, Any]) -> Dict[str, Any]:
+    """The catalog of the records alone, with the site's constants and the counts."""
+    return {"adapters": adapters, "chipsets": chipsets, "usb": dict(sorted(usb.items())), "lists": lists,
+            **site_constants(),
+            "counts": {"adapters": len(adapters), "chipsets": len(chipsets), "usb_ids": len(usb),
+                       "reports": sum(len(a["reports"]) for a in adapters), **{name: len(lists[name]) for name in LISTS}}}
+
+
+def _with_page_facts(site: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], verdict_by_id: Dict[str, Any]) -> Dict[str, Any]:
+    """The catalog with what pages work out once every source's facts are on it: the naughty line's fit, each
+    ID's texts (usb.slot_texts), the what-to-buy rankings, the latest reports and the report link."""
     kernel_version = (site.get("kernel") or {}).get("version")
-    for key, slot in site["usb"].items():  # IDs only the kernel lists get the same search spellings as the rest
-        slot.setdefault("spellings", usb_spellings(slot["vid"], slot["pid"]))
-        slot["report_query"] = report_query(usb_id=key)
-        slot["summary"] = usb_summary(slot, chipsets, kernel_version)
-    site["report_query"] = report_query()
-    attach_pages(site)
-    return site
-
-
-def add_expectations(site: Dict[str, Any], records: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
-                     distributions: List[Dict[str, Any]], chipsets: List[Dict[str, Any]]) -> None:
-    """Where a product (or a USB ID) has no observed or stated verdict on a platform, the expectation built from
-    related evidence (expectations.py), under `expected`; and how often such expectations are right
-    (leave-one-out) with how many products they reach, under `expectation_evaluation`, for /verdicts/. Never a
-    verdict: nothing here touches `verdict`, the lists or the counts."""
-    from ..verdicts.expectations import Related, coverage, evaluation_page, expectations
-    try:
-        kernel, linuxhw = load_kernel(), load_linuxhw()
-    except ReferenceDataError:
-        kernel, linuxhw = None, None
-    related = Related(records, verdict_by_id, kernel, distributions, linuxhw, chipsets)
-    for adapter in site["adapters"]:
-        adapter["expected"] = expectations(adapter, verdict_by_id[adapter["id"]], related)
-    for slot in site["usb"].values():
-        verdict = slot.get("verdict") or {}
-        slot["expected"] = {p: related.expect_for_id(slot, p).as_dict() for p in EXPECT_PLATFORMS
-                            if (verdict.get(p) or {}).get("verdict", "untested") == "untested"}
-    site["expectation_evaluation"] = evaluation_page(related.evaluation, coverage(related))
-
-
-# What to buy: one page per platform, ranking products a buyer can order by the strength of their evidence.
-# Which platforms have one, in what order, with what slug and title: the schema's `buy` and platform focus.
-BUY_PLATFORMS = {name: page["title"] for name, page in BUY_PAGES.items()}
-BUY_SLUGS = {name: page["slug"] for name, page in BUY_PAGES.items()}  # /buy/<slug>/
-_STRENGTH_ORDER = {"observed": 0, "stated": 1, "hearsay": 2, None: 3}
-_CONFIDENCE_ORDER = {"confirmed": 0, "likely": 1, "disputed": 2, "none": 3}
-
-
-def _lite(pv: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
-    """The parts of a platform verdict a ranking shows (badge, tone, grade, basis)."""
-    if not pv:
-        return None
-    return {k: pv[k] for k in ("verdict", "short", "tone", "icon", "rank", "confidence", "strength", "grade",
-                               "recommended", "pending", "basis_text", "about")}
-
-
-def best_read(adapter: Dict[str, Any], hosts: Sequence[str]) -> Optional[Dict[str, Any]]:
-    """The fastest sequential read any report measured on these hosts, with what produced it."""
-    bars = [b for panel in adapter.get("throughput_chart", []) if panel["kind"] == "sequential" and panel["unit"] == "MB/s"
-            for b in panel["bars"] if b["op"] == "read" and b.get("host") in hosts]
-    if not bars:
-        return None
-    bar = max(bars, key=lambda b: b["value"])
-    return {"value": bar["value"], "unit": "MB/s", "host_label": bar["host_label"], "driver_label": bar["driver_label"],
-            "drive_label": bar["drive_label"], "report": bar["report"]}
-
-
-_EXPECT_ORDER = {"works": 0, "no-uas": 1, "needs-quirk": 2}
-# How many untested products a what-to-buy page shows with their expectation (the best first; the count says all).
-EXPECTED_SHOWN = 100
-# Which part of a what-to-buy page a product goes in: the engine's platform_standing, which the lists are rolled up
-# from too, so a page and a list never place a product differently. The order of the page's sections.
-BUY_GROUPS = STANDINGS
-_NVME = ("nvme", "nvme-sata")
-
-
-def buy_group(uas: Any, boot: Optional[Any]) -> str:
-    """The section of a what-to-buy page (BUY_GROUPS): the engine's platform_standing, nothing decided here."""
-    return platform_standing(uas, boot)
-
-
-def has_reports_on(adapter: Dict[str, Any], name: str) -> bool:
-    """A report from this platform says something: a UAS or boot verdict, or reports that reach none (`about`)."""
-    uas = adapter["verdict"]["uas"][name]
-    boot = adapter["verdict"]["boot"].get(name)
-    return uas["verdict"] != "untested" or bool(uas.get("about")) or bool(boot and (boot["verdict"] != "untested"
-                                                                                    or boot.get("about")))
-
-
-def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
-    """Per platform, every product with a vendor (something a buyer can look for; the model number when a report
-    gives one, else `model` is null and the row says so) that has reports there, UAS or boot, good or bad, in the
-    page's sections (BUY_GROUPS, the engine's platform_standing), best first within each: verdict rank, then boot
-    on a Pi, confidence, strongest evidence, number of reports, name. Products with no report there are only
-    counted, or shown as expected. `counts` says exactly what each number counts."""
-    result = {}
-    for name, title in BUY_PLATFORMS.items():
-        spec = PLATFORMS[name]
-        orderable = [a for a in adapters if a.get("vendor")]
-
-        def has_verdict(a: Dict[str, Any], name: str = name) -> bool:
-            return has_reports_on(a, name)
-        listed = [a for a in orderable if has_verdict(a)]
-
-        def key(a: Dict[str, Any], name: str = name) -> Tuple[Any, ...]:
-            uas = a["verdict"]["uas"][name]
-            boot = a["verdict"]["boot"].get(name)
-            return (uas["rank"], boot["rank"] if boot else 0, _CONFIDENCE_ORDER[uas["confidence"]],
-                    _STRENGTH_ORDER[uas["strength"]], -uas["basis"]["reports"], a["name"].casefold())
-        groups: Dict[str, List[Dict[str, Any]]] = {g: [] for g in BUY_GROUPS}
-        for a in sorted(listed, key=key):
-            verdict = verdict_by_id[a["id"]]
-            boot = verdict.boot.get(name)
-            group = buy_group(verdict.uas[name], boot)
-            groups[group].append({
-                "id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a.get("model"),
-                "drive_label": a["drive_label"], "chipset_name": a.get("chipset_name"), "group": group,
-                "recommended": group == "recommended", "asin": (a.get("product_codes") or {}).get("asin", []),
-                "no_model": not a.get("model"),
-                "uas": _lite(a["verdict"]["uas"][name]), "boot": _lite(a["verdict"]["boot"].get(name)),
-                "best_read": best_read(a, spec["hosts"]), "answer": {k: a["answers"][name][k] for k in ("do", "text", "line")},
-                "nvme": a.get("drive_interface") in _NVME})
-        picks = groups["recommended"]
-        products = [p for g in BUY_GROUPS if g != "avoid" for p in groups[g]]
-        # Not tested here, but an expectation from related evidence: a section of its own, never ranked.
-        expected = []
-        for a in orderable:
-            if has_verdict(a):
-                continue
-            e = (a.get("expected") or {}).get("uas", {}).get(name)
-            if e and e["state"] == "expected":
-                # Beside it, the boot expectation on this Pi where there is one (never a verdict; weak unless the
-                # evaluation lets it be more: booting rests on the bootloader, the drive and power).
-                boot_e = (a.get("expected") or {}).get("boot", {}).get(name)
-                expected.append({"id": a["id"], "name": a["name"], "vendor": a["vendor_label"], "model": a.get("model"),
-                                 "drive_label": a["drive_label"], "expected": e,
-                                 "boot_expected": boot_e if boot_e and boot_e["state"] != "none" else None})
-        expected.sort(key=lambda p: (_EXPECT_ORDER[p["expected"]["verdict"]], p["expected"]["confidence"] != "strong",
-                                     p["name"].casefold()))
-        expected_total = len(expected)
-        expected = expected[:EXPECTED_SHOWN]
-        boots = [p for p in picks if p["boot"] and p["boot"]["verdict"] == "works" and p["boot"]["confidence"] == "confirmed"]
-        nvme_boots = [p for g in BUY_GROUPS if g != "avoid" for p in groups[g]
-                      if p["nvme"] and p["boot"] and p["boot"]["verdict"] == "works" and p["boot"]["confidence"] == "confirmed"]
-        result[name] = {"platform": name, "slug": BUY_SLUGS[name], "title": title, "label": spec["label"],
-                        "short": PLATFORM_SHORT[name], "pi": spec["pi"], "products": products, "avoid": groups["avoid"],
-                        "recommended": [p["id"] for p in picks], "top": picks[:3], "expected": expected,
-                        "counts": {"with_verdict": len(listed), "recommended": len(picks),
-                                   "recommended_and_boots": len(boots), "pending": len(groups["pending"]),
-                                   "disagree": len(groups["disagree"]),
-                                   "other": len(groups["other"]), "avoid": len(groups["avoid"]),
-                                   "no_model": sum(1 for g in BUY_GROUPS for p in groups[g] if p["no_model"]),
-                                   "untested_orderable": len(orderable) - len(listed),
-                                   "nvme_boots": len(nvme_boots), "expected": expected_total},
-                        "untested_orderable": len(orderable) - len(listed)}
-    return result
-
-
-def latest_reports(adapters: List[Dict[str, Any]], count: int = 6) -> List[Dict[str, Any]]:
-    """The newest dated reports across the database, for the home page."""
-    dated = [(r["date"], a, n, r) for a in adapters for n, r in enumerate(a.get("reports", []), start=1) if r.get("date")]
-    dated.sort(key=lambda t: (t[0], t[1]["id"], t[2]), reverse=True)
-    return [{"date": d, "adapter": a["id"], "name": a["name"], "report": n, "host": r.get("host"),
-             "host_label": HOST_LABELS.get(r.get("host"), "host not stated"), "source_title": r.get("source", {}).get("title")}
-            for d, a, n, r in dated[:count]]
-
-
-def works_on_linux_uas(verdict: Any) -> bool:
-    """Whether a product is confirmed to work on uas without a quirk on a Linux platform: an ID-wide quirk line
-    would take that away from it."""
-    return any(v.verdict == "works" and v.confidence == "confirmed"
-               for name, v in verdict.uas.items() if PLATFORMS[name]["linux"])
+    return dict(site, lists=dict(site["lists"], **quirk_line_fit(site["lists"])),
+                usb={key: dict(slot, **slot_texts(key, slot, chipsets, kernel_version)) for key, slot in site["usb"].items()},
+                buy=buy_rankings(site["adapters"], verdict_by_id), buy_order=list(BUY_PLATFORMS),
+                latest_reports=latest_reports(site["adapters"]), report_query=report_query())
 
 
 def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
@@ -474,12 +159,11 @@ def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection
             print(problem.render(), file=sys.stderr)
         print(f"export refused: {len(errors)} error(s) in the data (run `uasdb validate`)", file=sys.stderr)
         return None
-    pathspecs = [_repo_relative(str(t)) for t in trees]
-    site = build(result.records, pathspecs, build_cache)
+    pathspecs = [relative_to(str(t), REPO_ROOT) for t in trees]
     # Removed records' addresses (data/removed.yaml, already checked): each becomes a redirect page.
-    site["removed"] = [{k: note[k] for k in ("id", "kind", "redirect", "reason")}
-                       for tree in trees for note in removal_notes(tree, str)[0]]
-    return site, _generated_at(pathspecs)
+    removed = [{k: note[k] for k in ("id", "kind", "redirect", "reason")}
+               for tree in trees for note in removal_notes(tree, str)[0]]
+    return dict(build(result.records, pathspecs, build_cache), removed=removed), _generated_at(pathspecs)
 
 
 def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,

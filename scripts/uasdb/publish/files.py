@@ -19,6 +19,7 @@ from . import chipset as chipset_page
 from . import lists as lists_page
 from . import usb as usb_page
 from .common import common, pages
+from .home import home
 from .rows import adapter_row
 from .search_vocabulary import VOCABULARY_FILE, vocabulary
 
@@ -35,11 +36,10 @@ API = "api/v1"
 PUBLISHED_API = "static/api/v1"
 
 
-def attach_pages(catalog: Dict[str, Any]) -> None:
-    """Give each adapter its `page` (publish/adapter.py): run once the catalog is complete."""
+def with_pages(catalog: Mapping[str, Any]) -> List[Dict[str, Any]]:
+    """The catalog's adapters, each with its `page` (publish/adapter.py): made once the catalog is complete."""
     chipsets = {c["id"]: c for c in catalog["chipsets"]}
-    for adapter in catalog["adapters"]:
-        adapter["page"] = adapter_page.page(adapter, catalog, chipsets)
+    return [dict(adapter, page=adapter_page.page(adapter, catalog, chipsets)) for adapter in catalog["adapters"]]
 
 
 RELATED_PER_VENDOR = 5
@@ -86,21 +86,6 @@ def quirk_index(catalog: Mapping[str, Any]) -> Dict[str, Any]:
                            if a["answers"][p]["do"] in ("quirk", "quirk-applied", "not-needed", "tried")]}
               for a in catalog["adapters"] if a["verdict"]["quirk_entries"]]
     return {"adapters": quirky, "total": len(catalog["adapters"])}
-
-
-def home(catalog: Mapping[str, Any]) -> Dict[str, Any]:
-    """The home page and the Atom feed: best picks (recommended products only), the latest reports, the counts,
-    and the 50 most recently changed adapters."""
-    picks = [{"platform": name, "label": b["label"], "slug": b["slug"], "pi": b["pi"], "counts": b["counts"],
-              "top": [{"id": p["id"], "vendor": p["vendor"], "model": p["model"], "basis_text": p["uas"]["basis_text"]}
-                      for p in b["top"]]}
-             for name in catalog["buy_order"] for b in [catalog["buy"][name]]]
-    # Newest change first; on the same day, in id order (the catalog's).
-    dated = sorted((a for a in catalog["adapters"] if a["changes"].get("changed")),
-                   key=lambda a: a["changes"]["changed"], reverse=True)[:50]
-    feed = [{"id": a["id"], "name": a["name"], "summary": a["summary"], "changed": a["changes"]["changed"],
-             "added": a["changes"].get("added")} for a in dated]
-    return {"picks": picks, "latest_reports": catalog["latest_reports"], "counts": catalog["counts"], "feed": feed}
 
 
 def _wrap(result: Any, generated_at: str) -> Dict[str, Any]:
@@ -221,7 +206,7 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     """Every file of the export as (path relative to OUT, posix; its text in pieces), one file at a time: at
     10,000 adapters the files add up to hundreds of MB, and adapters.json is written piece by piece rather than
     joined. `write` puts them on disk; the watcher behind `make serve` writes only those whose text changed since
-    its last export, and passes `memo` so that unchanged pieces are not encoded again. Needs `attach_pages`."""
+    its last export, and passes `memo` so that unchanged pieces are not encoded again. Needs the adapters `with_pages`."""
     if memo is not None:
         memo.start()
     dumps = memo.dumps if memo is not None else (lambda key, payload, fingerprint=None: _dumps(payload))

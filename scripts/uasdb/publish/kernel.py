@@ -1,6 +1,6 @@
 """What Linux, usb.ids and smartmontools already know, joined onto the export.
 
-`add_reference(site)` extends the dict export.build() makes:
+`with_reference(site)` returns the catalog export.build() makes with these joined on:
   usb[vid:pid].kernel           built-in table entries for the ID (flags with letters, bcdDevice range, strings, header:line)
   usb[vid:pid].kernel_runtime   uas-detect.h checks that add flags while probing
   usb[vid:pid].usbids           vendor and product names from usb.ids
@@ -15,7 +15,7 @@ Nothing here decides a verdict; it only explains what the kernel does on its own
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 from ..records.kernel_flags import FLAG_PLAIN, flag_text
 from ..records.reference import (
@@ -275,54 +275,55 @@ def uas_relevant_ids(table: KernelTable) -> Set[str]:
     return {e.usb_id for e in table.entries if e.file.endswith("unusual_uas.h") or uas_flags & set(e.flags)}
 
 
-def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usbids: Optional[UsbIds] = None,
+def with_reference(site: Mapping[str, Any], table: Optional[KernelTable] = None, usbids: Optional[UsbIds] = None,
                   drivedb: Optional[DriveDb] = None,
                   kernel_of: Optional[Callable[[Dict[str, Any], KernelTable], Dict[str, Any]]] = None) -> Dict[str, Any]:
-    """Join what Linux, usb.ids and smartmontools know onto the export. `kernel_of(adapter, table)` stands in
+    """The catalog with what Linux, usb.ids and smartmontools know joined on. `kernel_of(adapter, table)` stands in
     for `adapter_kernel` (the export's BuildCache passes one that remembers unchanged adapters)."""
     table = table or load_kernel()
     usbids = usbids or load_usbids()
     drivedb = drivedb or load_drivedb()
-    usb = site["usb"]
+    usb = dict(site["usb"])
     for key in table.ids():
         vid, pid = key.split(":")
         usb.setdefault(key, {"vid": vid, "pid": pid, "adapters": [], "chipsets": []})
+    slots = {}
     for key, slot in usb.items():
         vid, pid = slot["vid"], slot["pid"]
-        slot["kernel"] = [entry_json(e, table) for e in table.entries_for(vid, pid)]
-        slot["kernel_runtime"] = [runtime_json(c, table, key) for c in table.runtime_for(vid, pid)]
-        slot["kernel_summary"] = explain(table, key, table.entries_for(vid, pid), table.runtime_for(vid, pid))
-        slot["kernel_groups"] = group_entries(slot["kernel"])
-        slot["kernel_by_itself"] = applies_by_itself(slot["kernel_groups"], slot["kernel_runtime"])
-        slot["usbids"] = {"vendor": usbids.vendor(vid), "product": usbids.product(vid, pid)}
-        slot["smartctl"] = [{k: v for k, v in e.items() if not k.startswith("_")} for e in drivedb.matches(vid, pid)]
-        slot["smart_blocked"] = smart_blocked(slot)
-    site["usb"] = dict(sorted(usb.items()))
+        kernel = [entry_json(e, table) for e in table.entries_for(vid, pid)]
+        runtime = [runtime_json(c, table, key) for c in table.runtime_for(vid, pid)]
+        groups = group_entries(kernel)
+        joined = dict(slot, kernel=kernel, kernel_runtime=runtime,
+                      kernel_summary=explain(table, key, table.entries_for(vid, pid), table.runtime_for(vid, pid)),
+                      kernel_groups=groups, kernel_by_itself=applies_by_itself(groups, runtime),
+                      usbids={"vendor": usbids.vendor(vid), "product": usbids.product(vid, pid)},
+                      smartctl=[{k: v for k, v in e.items() if not k.startswith("_")} for e in drivedb.matches(vid, pid)])
+        slots[key] = dict(joined, smart_blocked=smart_blocked(joined))
+    usb = dict(sorted(slots.items()))
+    adapters = [dict(adapter, kernel=(kernel_of or adapter_kernel)(adapter, table)) for adapter in site["adapters"]]
 
-    for adapter in site["adapters"]:
-        adapter["kernel"] = (kernel_of or adapter_kernel)(adapter, table)
-
-    naughty_ids = set(site["lists"].get("naughty", []))
-    naughty = {a["id"]: a for a in site["adapters"] if a["id"] in naughty_ids}
+    lists = dict(site["lists"])
+    naughty_ids = set(lists.get("naughty", []))
     combined: Dict[str, Set[str]] = {}
     # Left out: IDs shared with a product known to work, and IDs only another platform's reports needed.
-    excluded = set(site["lists"].get("naughty_excluded_ids", [])) | set(site["lists"].get("naughty_elsewhere_ids", []))
-    for adapter in naughty.values():
-        for entry in adapter["kernel"]["quirk_entries_preserving_builtin"]:
+    excluded = set(lists.get("naughty_excluded_ids", [])) | set(lists.get("naughty_elsewhere_ids", []))
+    for adapter in adapters:
+        for entry in adapter["kernel"]["quirk_entries_preserving_builtin"] if adapter["id"] in naughty_ids else []:
             vid, pid, letters = entry.split(":")
             combined.setdefault(f"{vid}:{pid}", set()).update(letters)
-    for entry in site["lists"].get("naughty_quirk_entries", []):
-        letters = "".join(sorted(combined.get(entry["usb_id"], set())))
-        entry["entry_preserving_builtin"] = f"{entry['usb_id']}:{letters}" if letters else entry["entry"]
+    if "naughty_quirk_entries" in lists:
+        lists["naughty_quirk_entries"] = [
+            dict(entry, entry_preserving_builtin=f"{entry['usb_id']}:{letters}" if letters else entry["entry"])
+            for entry in lists["naughty_quirk_entries"]
+            for letters in ["".join(sorted(combined.get(entry["usb_id"], set())))]]
     combined = {k: v for k, v in combined.items() if k not in excluded}
-    site["lists"]["naughty_quirk_line_preserving_builtin"] = (
+    lists["naughty_quirk_line_preserving_builtin"] = (
         "usb-storage.quirks=" + ",".join(f"{k}:{''.join(sorted(v))}" for k, v in sorted(combined.items())) if combined else None)
-
-    recorded = {key for key, slot in site["usb"].items() if slot["adapters"]}
-    site["lists"]["kernel_only"] = sorted(uas_relevant_ids(table) - recorded)
+    recorded = {key for key, slot in usb.items() if slot["adapters"]}
+    lists["kernel_only"] = sorted(uas_relevant_ids(table) - recorded)
 
     by_id = {key: table.entries_for(*key.split(":")) for key in sorted({e.usb_id for e in table.entries})}
-    site["kernel"] = {
+    kernel_facts = {
         "version": table.version,
         "release": table.release,
         "letters": [{"letter": letter, "flag": flag, "drivers": letter_drivers(table, letter),
@@ -342,10 +343,6 @@ def add_reference(site: Dict[str, Any], table: Optional[KernelTable] = None, usb
                    for key, entries in by_id.items()},
         "flag_plain": {flag: FLAG_PLAIN[flag] for flag in sorted(FLAG_PLAIN)},
     }
-    site["usbids"] = {"version": usbids.version}
-    site["smartmontools"] = {"drivedb_version": drivedb.version}
-    counts = site.setdefault("counts", {})
-    counts["usb_ids"] = len(site["usb"])
-    counts["kernel_ids"] = len(table.ids())
-    counts["kernel_only"] = len(site["lists"]["kernel_only"])
-    return site
+    counts = dict(site.get("counts", {}), usb_ids=len(usb), kernel_ids=len(table.ids()), kernel_only=len(lists["kernel_only"]))
+    return dict(site, usb=usb, adapters=adapters, lists=lists, kernel=kernel_facts, usbids={"version": usbids.version},
+                smartmontools={"drivedb_version": drivedb.version}, counts=counts)

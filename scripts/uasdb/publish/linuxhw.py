@@ -10,7 +10,7 @@ The /usb/ pages and /wanted/ print these as they are.
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Mapping
 
 SOURCE_NAME = "linux-hardware.org"
 
@@ -59,24 +59,28 @@ def device_scope(*names: str) -> str:
     return "disk"
 
 
-def add_popularity(site: Dict[str, Any], table: Dict[str, Any]) -> None:
-    """Puts each table row on its USB slot (export.build makes a slot for every ID in the table)."""
+def with_popularity(site: Mapping[str, Any], table: Dict[str, Any]) -> Dict[str, Any]:
+    """The catalog with each table row on its USB slot (export.build makes a slot for every ID in the table) and
+    the table's source under `linuxhw`."""
+    usb = dict(site["usb"])
     for device in table["devices"]:
-        site["usb"][f"{device['vid']}:{device['pid']}"]["linuxhw"] = dict(device, sentence=_sentence(device))
-    site["linuxhw"] = {"source": table["source"], "commit": table["commit"], "read": table["read"],
-                       "total_reports": table.get("total_reports"), "devices": len(table["devices"]),
-                       "name": SOURCE_NAME}
+        key = f"{device['vid']}:{device['pid']}"
+        usb[key] = dict(usb[key], linuxhw=dict(device, sentence=_sentence(device)))
+    return dict(site, usb=usb, linuxhw={"source": table["source"], "commit": table["commit"], "read": table["read"],
+                                        "total_reports": table.get("total_reports"), "devices": len(table["devices"]),
+                                        "name": SOURCE_NAME})
 
 
-def add_wanted(site: Dict[str, Any]) -> Dict[str, Any]:
-    """lists.wanted: the most common IDs without a single adapter record, with what Linux and distributions
-    already do for each (after add_reference and add_distributions)."""
+def with_wanted(site: Mapping[str, Any]) -> Dict[str, Any]:
+    """The catalog with lists.wanted: the most common IDs without a single adapter record, with what Linux and
+    distributions already do for each (after with_reference and with_distributions); their slots say `wanted`."""
     wanted: List[Dict[str, Any]] = []
+    usb = dict(site["usb"])
     for key, slot in site["usb"].items():
         seen = slot.get("linuxhw")
         if not seen or slot["adapters"]:
             continue
-        slot["wanted"] = True
+        usb[key] = dict(slot, wanted=True)
         kernel_flags = sorted({f["name"] for e in slot.get("kernel", []) for f in e["flags"]})
         usbids = slot.get("usbids") or {}
         wanted.append({
@@ -93,6 +97,5 @@ def add_wanted(site: Dict[str, Any]) -> Dict[str, Any]:
             "distributions": [d["name"] for d in slot.get("distributions", [])],
             "scope": device_scope(usbids.get("product") or "", seen.get("name") or ""),
         })
-    site["lists"]["wanted"] = sorted(wanted, key=lambda w: w["rank"])
-    site["counts"]["wanted"] = len(wanted)
-    return site
+    return dict(site, usb=usb, lists=dict(site["lists"], wanted=sorted(wanted, key=lambda w: w["rank"])),
+                counts=dict(site["counts"], wanted=len(wanted)))

@@ -6,14 +6,46 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Sequence
 
 from ..records.vocabulary import LIST_PLATFORMS, PLATFORM_SHORT
+from ..verdicts.answer import naughty_combined_line, naughty_quirk_entries
+from ..verdicts.engine import QUIRKS_PARAM_MAX_CHARS, quirk_line_fits, quirk_value_length
 from .facets import badge_titles, facets, slug
 from .rows import badge
+
+# Home Assistant OS patches its Raspberry Pi kernels to take 255 characters (`static char quirks[256]`).
+PATCHED_QUIRKS_LIMIT = {"chars": 255, "who": "Home Assistant OS (Raspberry Pi images)",
+                        "url": "https://github.com/home-assistant/operating-system/pull/3311"}
+LISTS = ("naughty", "nice", "pending", "disagree")
+
+
+def list_catalog(adapters: Sequence[Mapping[str, Any]], verdict_by_id: Mapping[str, Any],
+                 usb: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
+    """The lists as the catalog holds them: each list's product ids (the engine's `list`), and the naughty
+    products' quirk entries with the combined line, which IDs it leaves out and the limit it must fit."""
+    members = {name: [a for a in adapters if a["verdict"]["list"] == name] for name in LISTS}
+    naughty_entries = naughty_quirk_entries(members["naughty"], verdict_by_id, usb)
+    return {
+        **{name: [a["id"] for a in members[name]] for name in LISTS},
+        "naughty_quirk_line": naughty_combined_line(naughty_entries),
+        "naughty_quirk_entries": naughty_entries,
+        "naughty_excluded_ids": [e["usb_id"] for e in naughty_entries if e["shared_with_working"]],
+        # Entries only another platform's reports needed: named in the table, never in the Pi line.
+        "naughty_elsewhere_ids": [e["usb_id"] for e in naughty_entries if not e["pi"]],
+        "quirks_param_max_chars": QUIRKS_PARAM_MAX_CHARS,
+        "quirks_param_patched": PATCHED_QUIRKS_LIMIT,
+    }
 
 # The badges an entry shows and the lists' filters, one per badge: UAS then boot on each platform whose verdicts
 # decide the lists (the schema's `lists`), keyed `<platform>` and `<platform>_boot`.
 BADGES = [(name, "uas", name, f"{PLATFORM_SHORT[name]} UAS") for name in LIST_PLATFORMS] + \
          [(f"{name}_boot", "boot", name, f"{PLATFORM_SHORT[name]} boot") for name in LIST_PLATFORMS]
 FILTERS = {key: label for key, _, _, label in BADGES}
+
+
+def quirk_line_fit(lists: Mapping[str, Any]) -> Dict[str, Any]:
+    """How long the naughty page's combined line is and whether it fits the kernel's limit. The page shows the
+    built-in-preserving line when there is one: the length judged is that one's."""
+    shown = lists.get("naughty_quirk_line_preserving_builtin") or lists["naughty_quirk_line"]
+    return {"naughty_quirk_line_length": quirk_value_length(shown), "naughty_quirk_line_fits": quirk_line_fits(shown)}
 
 
 def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:
@@ -50,7 +82,7 @@ def model(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]])
                             "name": " ".join(x for x in (first.get("vendor"), first.get("product")) if x),
                             "groups": slot.get("kernel_groups", [])})
     entries: Dict[str, List[Dict[str, Any]]] = {name: [entry(adapters[i]) for i in lists[name]]
-                                                for name in ("naughty", "nice", "pending", "disagree")}
+                                                for name in LISTS}
     names = {e["usb_id"]: [adapters[i]["name"] for i in e["adapters"]] for e in lists.get("naughty_quirk_entries", [])}
     working = {e["usb_id"]: [{"id": i, "name": adapters[i]["name"]} for i in e["shared_with_working"]]
                for e in lists.get("naughty_quirk_entries", [])}

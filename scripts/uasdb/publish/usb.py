@@ -1,9 +1,11 @@
 """The USB ID page's model (/api/v1/usb/<vid>/<pid>.json) and the list of every ID (/api/v1/usb.json)."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from ..verdicts.engine import PLATFORMS, usb_id_verdict
 from .facets import facets
+from .report_link import report_query
 from .rows import badge
 
 
@@ -116,7 +118,7 @@ def usb_spellings(vid: str, pid: str) -> List[str]:
             f"VID_{vid.upper()}&PID_{pid.upper()}"]
 
 
-def tell_apart(slot: Dict[str, Any], by_id: Dict[str, Dict[str, Any]]) -> List[Dict[str, Any]]:
+def tell_apart(slot: Mapping[str, Any], by_id: Mapping[str, Mapping[str, Any]]) -> List[Dict[str, Any]]:
     """What each product sharing this ID reports that the others may not: bcdDevice range and strings, the
     fields `uas-detect.h` and `lsusb -v` show."""
     rows = []
@@ -131,7 +133,7 @@ def tell_apart(slot: Dict[str, Any], by_id: Dict[str, Dict[str, Any]]) -> List[D
     return rows
 
 
-def usb_summary(slot: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], kernel_version: Optional[str]) -> str:
+def usb_summary(slot: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]], kernel_version: Optional[str]) -> str:
     """One sentence on what the database knows of a USB ID: the ID page's summary and its search result.
     `chipsets` maps chipset ids to their records (the slot's `chipsets` are ids of those records)."""
     chips = ", ".join(chipsets[c]["name"] for c in slot["chipsets"])
@@ -153,3 +155,45 @@ def usb_summary(slot: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], kerne
 def _usb_slot(usb_id: Dict[str, Any]) -> Dict[str, Any]:
     return {"vid": usb_id["vid"], "pid": usb_id["pid"], "spellings": usb_spellings(usb_id["vid"], usb_id["pid"]),
             "adapters": [], "chipsets": []}
+
+
+def usb_slots(adapters: Sequence[Mapping[str, Any]], chipsets: Mapping[str, Mapping[str, Any]],
+              verdict_by_id: Mapping[str, Any], other_ids: Iterable[str]) -> Dict[str, Dict[str, Any]]:
+    """One slot per USB ID with a page: those the records report (with the products' verdict on the ID, what
+    tells them apart, and which of them work on uas), then `other_ids` (what distributions ship a quirk for,
+    linux-hardware.org counts and Linux's own tables list), made here once so each later step finds its slot."""
+    usb: Dict[str, Dict[str, Any]] = {}
+    for adapter in adapters:
+        for usb_id in adapter.get("usb_ids", []):
+            slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
+            slot["adapters"].append(adapter["id"])
+    for chipset in chipsets.values():
+        for usb_id in chipset.get("usb_ids", []):
+            slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
+            slot["chipsets"].append(chipset["id"])
+    for key in other_ids:
+        vid, pid = key.split(":")
+        usb.setdefault(key, _usb_slot({"vid": vid, "pid": pid}))
+    adapter_by_id = {a["id"]: a for a in adapters}
+    for slot in usb.values():
+        if slot["adapters"]:
+            slot["verdict"] = usb_id_verdict({i: verdict_by_id[i] for i in slot["adapters"]})
+            slot["tell_apart"] = tell_apart(slot, adapter_by_id)
+    for slot in usb.values():  # who a quirk for the ID would also hit (the naughty list and the quirk builder warn)
+        slot["works_on_uas"] = [i for i in slot["adapters"] if works_on_linux_uas(verdict_by_id[i])]
+    return usb
+
+
+def slot_texts(key: str, slot: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]],
+               kernel_version: Optional[str]) -> Dict[str, Any]:
+    """What the ID page and its search result print once every source's facts are on the slot: its spellings
+    (IDs only the kernel lists get the same as the rest), the report link and the summary sentence."""
+    return {"spellings": slot.get("spellings") or usb_spellings(slot["vid"], slot["pid"]),
+            "report_query": report_query(usb_id=key), "summary": usb_summary(slot, chipsets, kernel_version)}
+
+
+def works_on_linux_uas(verdict: Any) -> bool:
+    """Whether a product is confirmed to work on uas without a quirk on a Linux platform: an ID-wide quirk line
+    would take that away from it."""
+    return any(v.verdict == "works" and v.confidence == "confirmed"
+               for name, v in verdict.uas.items() if PLATFORMS[name]["linux"])

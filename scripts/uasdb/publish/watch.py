@@ -22,8 +22,9 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 from .. import relax_gc
 from ..paths import DATA_DIR, inside
 from ..records.database import LoadCache
-from .export import BuildCache, export_files, prepare, record_folders
-from .files import COMMON_JSON, EncodeMemo
+from .adapter import BuildCache
+from .export import prepare, record_folders
+from .files import COMMON_JSON, EncodeMemo, export_files
 
 Snapshot = Dict[str, Tuple[int, int]]
 # Seconds between polls. A snapshot of today's records takes about 5 ms; the watcher waits at least ten times as

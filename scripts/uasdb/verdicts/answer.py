@@ -300,26 +300,31 @@ def _side_tail(row: Mapping[str, Any]) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
-def add_answers(site: Dict[str, Any], verdict_by_id: Mapping[str, Any]) -> None:
-    """Give every adapter its `answers` (per platform) and `answer_summary`, every USB ID with products its
-    `answers`, and the naughty list its quirk entries with the platform each came from."""
+def with_answers(site: Mapping[str, Any], verdict_by_id: Mapping[str, Any]) -> Dict[str, Any]:
+    """The catalog with every adapter's `answers` (per platform) and `answer_summary`, and every USB ID with
+    products its `answers`."""
     by_id = site.get("distribution_ids") or {}
+    adapters = []
     for adapter in site["adapters"]:
-        adapter["answers"] = product_answers(adapter, verdict_by_id[adapter["id"]], by_id)
-        adapter["answer_summary"] = summary(adapter["answers"])
+        answers = product_answers(adapter, verdict_by_id[adapter["id"]], by_id)
+        answer_summary = summary(answers)
         # The opening sentence (and meta description, feed entry, link preview) gives the answer per Pi first.
-        adapter["summary"] = " ".join(p for p in (adapter["answer_summary"], adapter.get("summary")) if p)
-    adapters = {a["id"]: a for a in site["adapters"]}
+        adapters.append(dict(adapter, answers=answers, answer_summary=answer_summary,
+                             summary=" ".join(p for p in (answer_summary, adapter.get("summary")) if p)))
+    by_adapter = {a["id"]: a for a in adapters}
+    usb = {}
     for key, slot in site["usb"].items():
         if not slot["adapters"]:
+            usb[key] = slot
             continue
-        products = [adapters[i] for i in slot["adapters"]]
+        products = [by_adapter[i] for i in slot["adapters"]]
         expected = slot.get("expected") or {}
         answers = {p: id_answer(key, products, slot.get("verdict") or {}, p, by_id.get(key, []),
                                 expected.get(p) if (expected.get(p) or {}).get("state") not in (None, "none") else None)
                    for p in PLATFORMS}
         # A platform with nothing to say (no product there, nothing shipped, no expectation) is left out.
-        slot["answers"] = {p: a for p, a in answers.items() if a["products"] or a["shipped"] or a["expected"]}
+        usb[key] = dict(slot, answers={p: a for p, a in answers.items() if a["products"] or a["shipped"] or a["expected"]})
+    return dict(site, adapters=adapters, usb=usb)
 
 
 def naughty_quirk_entries(naughty: Sequence[Mapping[str, Any]], verdict_by_id: Mapping[str, Any],

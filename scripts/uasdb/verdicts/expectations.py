@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from ..records.reference import ReferenceDataError, load_kernel, load_linuxhw
 from ..records.vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS, PLATFORM_SHORT, RELATED_PLATFORMS
 from .engine import HOST_PLATFORM, PLATFORMS, AdapterVerdict, adapter_verdict, short_platform
 
@@ -1136,3 +1137,22 @@ KIND_WORDS = {"same-product": "The same product on another platform", "same-id":
               "same-id-elsewhere": "Products with the same USB ID, on another platform",
               "distribution": "Distributions' quirk lists", "same-chip": "The same bridge chip",
               "linuxhw": "linux-hardware.org", "kernel": "Linux's own table"}
+
+
+def with_expectations(site: Mapping[str, Any], records: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
+                      distributions: List[Dict[str, Any]], chipsets: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """The catalog with, where a product (or a USB ID) has no observed or stated verdict on a platform, the
+    expectation built from related evidence (this module), under `expected`; and how often such expectations
+    are right (leave-one-out) with how many products they reach, under `expectation_evaluation`, for /verdicts/.
+    Never a verdict: nothing here touches `verdict`, the lists or the counts."""
+    try:
+        kernel, linuxhw = load_kernel(), load_linuxhw()
+    except ReferenceDataError:
+        kernel, linuxhw = None, None
+    related = Related(records, verdict_by_id, kernel, distributions, linuxhw, chipsets)
+    adapters = [dict(adapter, expected=expectations(adapter, verdict_by_id[adapter["id"]], related))
+                for adapter in site["adapters"]]
+    usb = {key: dict(slot, expected={p: related.expect_for_id(slot, p).as_dict() for p in UAS_PLATFORMS
+                                     if ((slot.get("verdict") or {}).get(p) or {}).get("verdict", "untested") == "untested"})
+           for key, slot in site["usb"].items()}
+    return dict(site, adapters=adapters, usb=usb, expectation_evaluation=evaluation_page(related.evaluation, coverage(related)))

@@ -1,0 +1,35 @@
+"""`export.build` is a list of named steps that each return data (issue 35, item 7): a step that wrote into the
+catalog it was given instead would make a page depend on the order the steps run in, and the watcher behind
+`make serve` keeps parts of earlier catalogs (BuildCache) that a write would change under it."""
+import copy
+from pathlib import Path
+
+import uasdb.publish.export as export
+from uasdb.records.database import check
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "site-data"
+# The steps that take the catalog so far, in the order build runs them.
+STEPS = ["with_distributions", "with_popularity", "with_reference", "with_wanted", "with_expectations",
+         "with_answers", "_with_page_facts", "with_pages"]
+
+
+def _guarded(name, real, ran):
+    def guarded(site, *args, **kwargs):
+        before = copy.deepcopy(site)
+        result = real(site, *args, **kwargs)
+        assert site == before, f"{name} changed the catalog it was given"
+        assert result is not site, f"{name} returned the catalog it was given"
+        ran.append(name)
+        return result
+    return guarded
+
+
+def test_no_step_of_build_changes_the_catalog_it_is_given(monkeypatch):
+    ran = []
+    for name in STEPS:
+        monkeypatch.setattr(export, name, _guarded(name, getattr(export, name), ran))
+    result = check(export.record_folders([FIXTURES]))
+    assert result.errors == []
+    site = export.build(result.records)
+    assert ran == STEPS
+    assert site["adapters"] and all("page" in a and "answers" in a and "kernel" in a for a in site["adapters"])
