@@ -11,7 +11,7 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from ..records.reference import load_usbids
 from ..records.rules.removals import PAGE_FOLDERS
-from ..records.vocabulary import PLATFORMS
+from ..records.vocabulary import LIST_PLATFORMS, PLATFORMS
 from . import adapter as adapter_page
 from . import api_index, probebuild
 from . import buy as buy_page
@@ -102,7 +102,8 @@ VERDICT_COLUMNS = _ESTABLISHED + [column for name, spec in PLATFORMS.items() if 
                                   for column in [(f"{name}_uas", "uas", name)]
                                   + ([(f"{name}_boot", "boot", name)] if spec["pi"] else [])]
 CSV_COLUMNS = (["id", "name", "vendor", "model", "kind", "drive_interface", "chipset", "usb_ids", "list"]
-               + [column for column, _, _ in VERDICT_COLUMNS] + ["quirk_line", "quirk_from", "pi4_do", "pi5_do", "reports"])
+               + [column for column, _, _ in VERDICT_COLUMNS] + ["quirk_line", "quirk_from"]
+               + [f"{platform}_do" for platform in LIST_PLATFORMS] + ["reports"])
 
 
 # What makes a spreadsheet read a cell as a formula (`=HYPERLINK(…)`, `+cmd|' /C calc'!A0`, `@SUM(1+1)`), the
@@ -128,7 +129,7 @@ def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
                a.get("chipset", ""), " ".join(f"{u['vid']}:{u['pid']}" for u in a.get("usb_ids", [])),
                v["list"] or "", *[(v[question].get(platform) or {}).get("verdict", "") for _, question, platform in VERDICT_COLUMNS],
                v["quirk_line"] or "", "; ".join(f"{q['entry']}: {q['where']}" for q in v["quirk_sources"]),
-               a["answers"]["pi4"]["text"], a["answers"]["pi5"]["text"], len(a["reports"])]
+               *[a["answers"][platform]["text"] for platform in LIST_PLATFORMS], len(a["reports"])]
         writer.writerow([spreadsheet_cell(cell) for cell in row])
     return out.getvalue()
 

@@ -17,13 +17,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 
-from .engine import ICON, LIST_PLATFORMS, PLATFORMS, effective_driver, has_trouble
+from .engine import ICON, LIST_PLATFORMS, PLATFORMS, effective_driver, has_trouble, plural
 
 QUIRK_PREFIX = "usb-storage.quirks="
-
-
-def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _join(words: Sequence[str]) -> str:
@@ -78,7 +74,7 @@ def _shipped_text(shipped: Sequence[Mapping[str, str]]) -> Optional[str]:
         return None
     entries = list(dict.fromkeys(d["entry"] for d in shipped))
     names = list(dict.fromkeys(d["name"] for d in shipped))
-    return (f"{_n(len(names), 'distribution')} ship{'s' if len(names) == 1 else ''} {_join(entries)} "
+    return (f"{plural(len(names), 'distribution')} ship{'s' if len(names) == 1 else ''} {_join(entries)} "
             f"for it ({', '.join(names)})")
 
 
@@ -98,7 +94,7 @@ def _where_on(adapter: Mapping[str, Any], source: Mapping[str, Any], platform: s
     reports = adapter.get("reports", [])
     mine = [n for n in source["reports"] if reports[n].get("host") in PLATFORMS[platform]["hosts"]]
     kernels = sorted({reports[n]["kernel"] for n in mine if reports[n].get("kernel")})
-    return _label(platform) + (f", kernel {', '.join(kernels)}" if kernels else "") + f", {_n(len(mine), 'report')}"
+    return _label(platform) + (f", kernel {', '.join(kernels)}" if kernels else "") + f", {plural(len(mine), 'report')}"
 
 
 def _sentence(platform: str, badge: str, text: str) -> str:
@@ -165,7 +161,7 @@ def product_answer(adapter: Mapping[str, Any], verdict: Any, platform: str,
     if tried:
         if kind == "no-fix":
             kind = "tried"
-        parts.append(f"The quirk was tried {_here(platform)} and did not help ({_n(len(tried), 'report')}: on "
+        parts.append(f"The quirk was tried {_here(platform)} and did not help ({plural(len(tried), 'report')}: on "
                      "usb-storage it still failed).")
     ship_text = _shipped_text(ships)
     if ship_text and kind not in ("nothing", "no-uas"):

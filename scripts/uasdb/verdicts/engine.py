@@ -609,6 +609,11 @@ def short_platform(name: str) -> str:
     return PLATFORMS[name]["label"].replace("Raspberry ", "")
 
 
+def plural(n: int, word: str) -> str:
+    """"1 report", "2 reports": the count and its noun, as every verdict and answer sentence says it."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _about(reports: Sequence[Mapping[str, Any]], findings: List[Finding], platform: str, kind: str) -> Optional[str]:
     """When no finding decides: what the platform's reports hold instead, or None when it has none."""
     spec = PLATFORMS[platform]
@@ -804,8 +809,7 @@ class AdapterVerdict:
         """What the reports counted on no platform are, in words (the product page shows them)."""
         if not self.unplaced:
             return None
-        n = len(self.unplaced)
-        return (f"{n} report{'s' if n != 1 else ''} from a Raspberry Pi whose model the source does not give: shown "
+        return (f"{plural(len(self.unplaced), 'report')} from a Raspberry Pi whose model the source does not give: shown "
                 "with the reports, counted on no platform (the Pi 4 and Pi 5 differ, and a Pi is not a Linux PC)")
 
     @property

@@ -29,7 +29,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..records.reference import ReferenceDataError, load_kernel, load_linuxhw
 from ..records.vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS, PLATFORM_SHORT, RELATED_PLATFORMS
-from .engine import HOST_PLATFORM, PLATFORMS, AdapterVerdict, adapter_verdict, short_platform
+from .engine import HOST_PLATFORM, PLATFORMS, AdapterVerdict, adapter_verdict, plural, short_platform
 
 UAS_PLATFORMS = FOCUS_PLATFORMS
 # Which drives a bridge takes, by the schema's drive_interface: two products whose sets do not meet are different
@@ -171,10 +171,6 @@ class Expectation:
 def _on(platform: str) -> str:
     """"on a Pi 4", "on a Linux PC", "on a Mac", but "on Windows" (the schema's short names)."""
     return ("on " if platform == "windows" else "on a ") + PLATFORM_SHORT[platform]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _bcd_overlaps(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
@@ -442,7 +438,7 @@ class Related:
         origins = [self.product_origin(adapter["id"], other, adapter)] if adapter else None
         what = {"works": "UAS works", "needs-quirk": "it needs a quirk or fails", "no-uas": "it runs without UAS"}
         return [Item(tier, cls, "same-product",
-                     f"this product's reports {_on(other)} disagree: {what[cls]} in {_plural(n, 'report')} "
+                     f"this product's reports {_on(other)} disagree: {what[cls]} in {plural(n, 'report')} "
                      f"({pv.basis_text})" + (f"; {why}" if why else ""), {"platform": other}, origins=origins)
                 for cls, n in sorted(by_class.items())] if len(by_class) > 1 else []
 
@@ -1038,7 +1034,7 @@ def platform_words(key: str, block: Mapping[str, Any]) -> List[str]:
     where = f"{'UAS' if question == 'uas' else 'booting'} {_on(platform)}"
     truths = ", ".join(f"{_answer_words(t)} for {n}" for t, n in block["truths"].items())
     base = block["baseline"]
-    lines = [f"{_plural(block['cells'], 'product')} {'has' if block['cells'] == 1 else 'have'} a verdict for "
+    lines = [f"{plural(block['cells'], 'product')} {'has' if block['cells'] == 1 else 'have'} a verdict for "
              f"{where} to check against; their reports say {truths}."]
     if base["says"]:
         lines.append(f"Always saying \"{_answer_words(base['says'])}\" would be right for {base['right']} of "
