@@ -21,8 +21,10 @@ def result_line(page) -> str:
 
 
 def open_builder(page, query: str = "") -> None:
+    """The page's own HTML already says "N shown"; the builder is ready only once its script has read the address
+    and shown the first line (aria-busy is absent until then)."""
     page.goto("/quirks/" + query)
-    page.locator(".pick-status").filter(has_text="shown").wait_for()
+    settled(page)
 
 
 def test_picked_adapters_give_the_exact_line(watched_page, site):
