@@ -1,5 +1,8 @@
-"""What every page shares (data/common.json) and which pages to make (data/pages.json): the two small files
-Hugo keeps in memory. Everything else a page shows is in its own model file (see publish/__init__.py)."""
+"""What every page shares (data/common.json), which pages to make (data/pages.json) and every product's name
+(data/names.json): the small files Hugo keeps in memory. Everything else a page shows is in its own model file (see
+publish/__init__.py). A product's name is held once, in names.json: the content adapter titles its page from it and a
+page that links another product by id prints the name from it, so renaming a product rewrites its own files and
+the few that list every product, not every page that mentions it."""
 from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping
@@ -75,7 +78,7 @@ def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
 
 def pages(catalog: Mapping[str, Any], filters: Mapping[str, List[Dict[str, Any]]]) -> Dict[str, Any]:
     """What site/content/_content.gotmpl makes: for each page its path, title, description, dates and old
-    addresses, and the address of its model file; and `filters`, the filters of the long index pages (usb,
+    addresses (an adapter's title and description are in names.json and its model), and the address of its model file; and `filters`, the filters of the long index pages (usb,
     chipsets, naughty, nice; publish/facets.py), which _content.gotmpl passes in each page's params: usb.json and
     chipsets.json are lists, with no place for them, and the lists' pages read theirs the same way."""
     adapters = []
@@ -85,8 +88,9 @@ def pages(catalog: Mapping[str, Any], filters: Mapping[str, List[Dict[str, Any]]
             dates["lastmod"] = a["changes"]["changed"]
         if a["changes"].get("added"):
             dates["date"] = a["changes"]["added"]
-        adapters.append({"id": a["id"], "title": a["name"], "description": a["summary"], "dates": dates,
-                         "aliases": [f"/adapters/{old}/" for old in a.get("aliases", [])],
+        # No title and no description: the title is the product's name (names.json), the description its model's
+        # `summary` (head/meta.html), so an edit of one record's text leaves this file as it is.
+        adapters.append({"id": a["id"], "dates": dates, "aliases": [f"/adapters/{old}/" for old in a.get("aliases", [])],
                          "model": f"api/v1/adapters/{a['id']}.json"})
     chipsets = [{"id": c["id"], "title": f"{c['name']} ({c['maker']})",
                  "description": f"{c['maker']} {c['name']} USB storage bridge: UAS behaviour and every adapter that uses it.",
@@ -101,3 +105,8 @@ def pages(catalog: Mapping[str, Any], filters: Mapping[str, List[Dict[str, Any]]
                            f"{b['label']}{' and that it boots' if b['pi'] else ''}.",
             "model": f"api/v1/buy/{b['slug']}.json"} for name, b in catalog["buy"].items()]
     return {"adapters": adapters, "chipsets": chipsets, "usb": usb, "buy": buy, "filters": dict(filters)}
+
+
+def product_names(catalog: Mapping[str, Any]) -> Dict[str, str]:
+    """data/names.json: every product's name by id, the one place a page finds another product's name."""
+    return {a["id"]: a["name"] for a in catalog["adapters"]}
