@@ -49,7 +49,7 @@ def site_constants() -> Dict[str, Any]:
 
 def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
     """Constants of the whole site: words and icons of verdicts (the badge partial's fallback and the JS), the
-    platforms in the site's order, host names, the kernel's version, counts and the search filters' values."""
+    platforms in the site's order, host names, the kernel's version and the search filters' values."""
     kernel = catalog.get("kernel") or {}
     filters: Dict[str, set] = {"chipset": set(), "interface": set(), "vendor": set(), "pi4_uas": set(), "pi4_boot": set()}
     for adapter in catalog["adapters"]:
@@ -70,7 +70,9 @@ def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
         "verdict_text": VERDICT_TEXT,
         "boot_verdict_text": BOOT_VERDICT_TEXT,
         "kernel": {k: kernel[k] for k in ("version", "release", "ids") if k in kernel},
-        "counts": catalog["counts"],
+        # The only part that follows the records: the values the search box's filters offer on every page (a
+        # record's edit changes them only when it brings or takes away a chip, drive, vendor or Pi 4 verdict word).
+        # The counts are the home page's (home.json), not every page's.
         "search_filters": {key: sorted(values) for key, values in filters.items()},
         "table_columns": list(ROW_COLUMNS),
     }
