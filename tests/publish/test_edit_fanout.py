@@ -6,13 +6,11 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Dict, Set, Tuple
-
-import pytest
 
 from uasdb.paths import REPO_ROOT
 from uasdb.publish.files import COMMON_JSON, NAMES_JSON, PAGES_JSON
 from uasdb.publish.watch import State, refresh
+from uasdb.tools.bench_edit import measure_edit
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "site-data"
 RENAMED = "fixture-second-jms"  # another fixture product's expectation rests on it (same USB ID, 152d:0578)
@@ -24,8 +22,7 @@ LISTS_EVERY_PRODUCT = {"static/api/v1/adapters.json", "api/v1/adapter-rows.json"
                        "static/search/vocabulary.json", NAMES_JSON}
 
 
-@pytest.fixture
-def exported(tmp_path):
+def export_fixtures(tmp_path: Path):
     data = tmp_path / "data"
     shutil.copytree(FIXTURES, data, ignore=shutil.ignore_patterns("*.md"))
     out = tmp_path / "generated"
@@ -34,48 +31,38 @@ def exported(tmp_path):
     return data, out, state
 
 
-def written(out: Path) -> Dict[str, Tuple[int, int]]:
-    """Each file of the export with what changes when the watcher writes it (it renames a new file over the old)."""
-    return {p.relative_to(out).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns) for p in out.rglob("*") if p.is_file()}
-
-
-def rewritten_by(edit, exported) -> Set[str]:
-    data, out, state = exported
-    record = data / "adapters" / f"{RENAMED}.yaml"
-    before = written(out)
-    record.write_text(edit(record.read_text(encoding="utf-8")), encoding="utf-8")
-    assert refresh(out, [data], state) == []
-    after = written(out)
-    return {path for path, stamp in after.items() if before.get(path) != stamp} | (set(before) - set(after))
-
-
 def model(out: Path, path: str):
     return json.loads((out / path).read_text(encoding="utf-8"))
 
 
-def test_a_rename_rewrites_its_own_files_and_a_bounded_set_never_another_products_model(exported):
-    data, out, _ = exported
+def test_a_rename_rewrites_its_own_files_and_a_bounded_set_never_another_products_model(tmp_path):
+    # Counted as the watcher writes them (tools/bench_edit.py: a file written again has a new inode).
+    rewritten = measure_edit(FIXTURES, tmp_path, "name", RENAMED)["rewritten"]
+    out = tmp_path / "generated"
     record = model(out, f"api/v1/adapters/{RENAMED}.json")["result"]
-    # Before: another product's expectation names it (by id: the case a copied name used to fan out from).
+    # Another product's expectation rests on it (by id: the case a copied name used to fan out from).
     citing = [p.name for p in (out / "api" / "v1" / "adapters").glob("*.json") if p.stem != RENAMED
               and RENAMED in json.dumps(model(out, f"api/v1/adapters/{p.name}")["result"]["expected"])]
     assert citing
-    rewritten = rewritten_by(lambda text: text.replace(f"name: {OLD_NAME}", f"name: {NEW_NAME}", 1), exported)
     own = {f"api/v1/adapters/{RENAMED}.json", f"api/v1/chipsets/{record['chipset']}.json"}
     own |= {f"api/v1/usb/{u['vid']}/{u['pid']}.json" for u in record["usb_ids"]}
     shards = {f"static/api/v1/ids/{u['vid']}/" for u in record["usb_ids"]}
     bounded = [p for p in rewritten if p in own or p in LISTS_EVERY_PRODUCT or p.startswith("api/v1/buy/")
                or any(p.startswith(s) for s in shards)]
-    assert sorted(rewritten) == sorted(bounded), "a rename rewrote a file outside its own and the full lists"
+    assert rewritten == sorted(bounded), "a rename rewrote a file outside its own and the full lists"
     assert [p for p in rewritten if p.startswith("api/v1/adapters/")] == [f"api/v1/adapters/{RENAMED}.json"]
     # Global files hold no record's text: which pages there are, and the site's constants, stay as they were.
     assert PAGES_JSON not in rewritten and COMMON_JSON not in rewritten
     assert NAMES_JSON in rewritten and f"api/v1/adapters/{RENAMED}.json" in rewritten
 
 
-def test_after_a_rename_every_page_that_names_the_product_finds_the_new_name(exported):
-    data, out, _ = exported
-    rewritten_by(lambda text: text.replace(f"name: {OLD_NAME}", f"name: {NEW_NAME}", 1), exported)
+def test_after_a_rename_every_page_that_names_the_product_finds_the_new_name(tmp_path):
+    data, out, state = export_fixtures(tmp_path)
+    record = data / "adapters" / f"{RENAMED}.yaml"
+    text = record.read_text(encoding="utf-8")
+    assert f"name: {OLD_NAME}\n" in text
+    record.write_text(text.replace(f"name: {OLD_NAME}", f"name: {NEW_NAME}", 1), encoding="utf-8")
+    assert refresh(out, [data], state) == []
     # Nothing the site or the API serves still says the old name; the page title and every link by id read it
     # from names.json.
     stale = [p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()
@@ -95,9 +82,7 @@ def test_after_a_rename_every_page_that_names_the_product_finds_the_new_name(exp
     assert RENAMED in linked and all(i in names for i in linked)
 
 
-def test_a_note_rewrites_only_its_own_model_and_the_full_list(exported):
-    def noted(text: str) -> str:
-        assert "notes: TEST FIXTURE" in text
-        return text.replace("notes: TEST FIXTURE", "notes: EDITED TEST FIXTURE", 1)
-    rewritten = rewritten_by(noted, exported)
-    assert sorted(rewritten) == sorted({f"api/v1/adapters/{RENAMED}.json", "static/api/v1/adapters.json"})
+def test_a_note_rewrites_only_its_own_model_and_the_full_list(tmp_path):
+    result = measure_edit(FIXTURES, tmp_path, "note", RENAMED)
+    assert result["rewritten"] == sorted({f"api/v1/adapters/{RENAMED}.json", "static/api/v1/adapters.json"})
+    assert result["files"] == 2 and 0 < result["bytes"] < result["of_bytes"]
