@@ -80,9 +80,11 @@ def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
 
 def pages(catalog: Mapping[str, Any], filters: Mapping[str, List[Dict[str, Any]]]) -> Dict[str, Any]:
     """What site/content/_content.gotmpl makes: for each page its path, title, description, dates and old
-    addresses (an adapter's title and description are in names.json and its model), and the address of its model file; and `filters`, the filters of the long index pages (usb,
-    chipsets, naughty, nice; publish/facets.py), which _content.gotmpl passes in each page's params: usb.json and
-    chipsets.json are lists, with no place for them, and the lists' pages read theirs the same way."""
+    addresses (an adapter's title and description are in names.json and its model), and the address of its model
+    file; and `filters`, the filters of the USB ID and chipset lists (publish/facets.py), which _content.gotmpl
+    passes in those pages' params: usb.json and chipsets.json are lists, with no place for them. Their counts move
+    only when a record adds or drops a USB ID or a chipset; the naughty and nice pages' filters, which a verdict
+    moves, are in lists.json."""
     adapters = []
     for a in catalog["adapters"]:
         dates = {}

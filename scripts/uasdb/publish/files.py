@@ -222,10 +222,9 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     usb_rows, chipset_rows = usb_page.index(catalog, adapters, chipsets), chipset_page.index(catalog)
     lists = lists_page.model(catalog, adapters)
     kernel = catalog.get("kernel") or {}
+    # The naughty and nice pages' filters are in their model (lists.json), whose counts a verdict moves.
     filters = {"usb": usb_page.index_filters(usb_rows, kernel.get("version")),
-               "chipsets": chipset_page.index_filters(chipset_rows),
-               "naughty": lists_page.filters(lists["entries"]["naughty"] + lists["entries"]["disagree"]),
-               "nice": lists_page.filters(lists["entries"]["nice"] + lists["entries"]["pending"])}
+               "chipsets": chipset_page.index_filters(chipset_rows)}
     yield COMMON_JSON, [dumps(COMMON_JSON, common(catalog, generated_at)), "\n"]
     yield PAGES_JSON, [dumps(PAGES_JSON, pages(catalog, filters)), "\n"]
     yield NAMES_JSON, [dumps(NAMES_JSON, product_names(catalog)), "\n"]
