@@ -14,7 +14,7 @@ import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..paths import DATA_DIR
 from ..publish.watch import State, refresh
@@ -32,7 +32,7 @@ def kind_of(path: str) -> str:
     return re.sub(r"^(api/v1|static/api/v1)/(usb|ids)/[^/]+/[^/]+\.json$", r"\1/\2/*/*.json", path)
 
 
-def measure_edit(data: Path, work: Path, edit: str = "name", adapter: Optional[str] = None) -> Dict[str, object]:
+def measure_edit(data: Path, work: Path, edit: str = "name", adapter: Optional[str] = None) -> Dict[str, Any]:
     """Export a copy of `data` as the watcher does, make one edit, export again: which files were written again."""
     copy = work / "data"
     shutil.copytree(data, copy, ignore=shutil.ignore_patterns("*.md"))
@@ -78,7 +78,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 1
     print(f"a {result['edit']} edit of {result['adapter']} rewrote {result['files']} of {result['of_files']} files, "
           f"{result['bytes'] / 1e6:.2f} of {result['of_bytes'] / 1e6:.1f} MB:")
-    for kind, (count, size) in result["by_kind"].items():  # type: ignore[attr-defined]
+    for kind, (count, size) in result["by_kind"].items():
         print(f"  {count:6d} {size / 1e6:9.3f} MB  {kind}")
     return 0
 
