@@ -353,6 +353,17 @@ def main(argv: Optional[List[str]] = None) -> int:
             results.append(measure_size(n, work, with_site=not args.no_site))
             for step, m in results[-1].steps.items():
                 print(f"  {step:17} {m.seconds:8.2f} s {m.peak_mib:8.0f} MiB{'' if m.ok else '  FAILED: ' + m.note}", flush=True)
+        if not args.no_site:
+            # What one edit rewrites under `make serve` (files and bytes written again), at the real size and, but
+            # in quick mode, at the largest synthetic size.
+            from .bench_edit import measure_edit
+            print("counting the files one edit rewrites…", flush=True)
+            trees = [("", REPO_ROOT / "data")] + ([] if args.quick else [("_large", work / f"n{sizes[-1]}" / "data")])
+            for label, tree in trees:
+                for edit in ("name", "note"):
+                    done = measure_edit(tree, work / f"edit-{edit}{label}", edit)
+                    extra[f"edit_{edit}{label}_rewrites"] = (f"{done['files']} of {done['of_files']} files, "
+                                                            f"{done['bytes'] / 1e6:.2f} of {done['of_bytes'] / 1e6:.1f} MB")
         if not args.no_site and not args.no_browser:
             public = work / f"n{sizes[-1]}" / "public"
             extra.update(search_timing(public))
