@@ -250,7 +250,7 @@ def limits_section(largest: SizeResult, profiles: Dict[str, List[str]], extra: O
                      "lists and the expectations, and comparing each file with what it held.\n\n")
     if largest.sizes:
         parts.append(f"At {n} adapters the export writes {largest.sizes['hugo_data_mb']:.1f} MB that Hugo keeps in memory "
-                     f"(common.json and pages.json) and {largest.sizes['models_mb']:.0f} MB of page models, one file per "
+                     f"(common.json, pages.json, names.json) and {largest.sizes['models_mb']:.0f} MB of page models, one file per "
                      f"page (the largest adapter model {largest.sizes['largest_model_kb']:.0f} KB), which each page reads "
                      "as it renders. Pagefind indexes "
                      f"{largest.sizes['indexed_pages']:.0f} of {largest.pages} pages (adapters, chipsets, what to buy; "
