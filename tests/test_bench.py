@@ -1,5 +1,6 @@
 """The benchmark runs end to end in quick mode, so it cannot rot. Its figures are not asserted."""
 import os
+import re
 import subprocess
 import sys
 
@@ -24,6 +25,9 @@ def test_quick_benchmark_runs_and_writes_its_report(tmp_path):
     # Every stage is set against the floor, and memory is judged per step, as the scale targets are stated.
     assert "Each stage against the bare-Hugo floor at 60: export" in text and "peak memory of pagefind at 60" in text
     assert "the time it takes just to parse the same YAML" in text
+    # What one edit rewrites at the real size, counted as the watcher writes (tools/bench_edit.py).
+    assert re.search(r"- edit_name_rewrites: \d+ of \d+ files, [0-9.]+ of [0-9.]+ MB", text)
+    assert re.search(r"- edit_note_rewrites: 2 of \d+ files", text)
     # What limits each stage, from profiles taken in the same run: the export's functions and Hugo's templates.
     limits = text.split("## What limits the build", 1)[1]
     assert "of page models, one file per page" in limits and "Pagefind indexes" in limits

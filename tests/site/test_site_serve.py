@@ -80,3 +80,21 @@ def test_a_model_only_edit_shows_in_the_served_page_within_a_second(hugo_server)
     # The API serves the new text too: the page's model, and a file that is no page's model (every adapter).
     assert "A report note edited live." in _get(f"{url}/api/v1/adapters/fixture-nice-sata.json")
     _shows_within(f"{url}/api/v1/adapters.json", "A report note edited live.", 1.0)
+
+
+def test_a_rename_shows_on_its_page_and_where_another_page_links_it(hugo_server):
+    """A product's name is held once (data/names.json): its page's title and the link to it from another product's
+    expectation both read it there, so a rename shows on both without rewriting the other product's model."""
+    url, data, out, re_export = hugo_server
+    citing = out / "api" / "v1" / "adapters" / "fixture-naughty-jms.json"
+    assert "fixture-second-jms" in citing.read_text(encoding="utf-8")  # its expectation links the renamed product
+    model_before, pages_before = citing.read_bytes(), (out / PAGES_JSON).read_bytes()
+    assert "Otherfixture Noboot dock" in _get(f"{url}/adapters/fixture-naughty-jms/")
+    record = data / "adapters" / "fixture-second-jms.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("name: Otherfixture Noboot dock",
+                                                                 "name: Otherfixture Renamed dock", 1), encoding="utf-8")
+    assert re_export() == []
+    assert citing.read_bytes() == model_before and (out / PAGES_JSON).read_bytes() == pages_before
+    _shows_within(f"{url}/adapters/fixture-second-jms/", "<title>Otherfixture Renamed dock — uasdb</title>", 2.0)
+    _shows_within(f"{url}/adapters/fixture-naughty-jms/", ">Otherfixture Renamed dock</a>", 2.0)
+    assert "Otherfixture Noboot dock" not in _get(f"{url}/adapters/fixture-naughty-jms/")

@@ -15,7 +15,8 @@ to say per product, USB ID and platform (the answers every page prints) is decid
   facets.py     (in the files above, and pages.json)    the long pages' filters: choices, counts, each row's values
   home.py       /api/v1/home.json                      the home page and the Atom feed
   rows.py       /api/v1/adapter-rows.json              one slim row per adapter: every table of adapters
-  common.py     data/common.json, data/pages.json      what every page shares, and which pages to make
+  common.py     data/common.json, data/pages.json      what every page shares, and which pages to make;
+                data/names.json                        every product's name by id, held once (titles, links by id)
   throughput.py (in each adapter)                     an adapter's throughput chart, each bar against its USB link
   labels.py     (in each adapter and row)              how the site names drive interfaces and vendors
   ../api_index.py  data/api_index.json                 the /api/v1/ page: every endpoint of API.md with its schema

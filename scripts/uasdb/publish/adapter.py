@@ -168,7 +168,6 @@ def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mappi
     verdict = adapter["verdict"]
     platforms = catalog["platforms"]
     chip = chipsets.get(adapter.get("chipset") or "")
-    names = {a["id"]: a["name"] for a in catalog["adapters"]} if adapter.get("may_be_same_as") else {}
     rows = [{"platform": name, "label": platforms[name]["label"], "boot": name in verdict["boot"]}
             for name in catalog["platform_order"] if name != "windows" or verdict["uas"][name]["verdict"] != "untested"]
     badges = [f"{verdict['uas'][p]['tone']}|{platforms[p]['short']}: {verdict['uas'][p]['short']}"
@@ -199,7 +198,6 @@ def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mappi
                    "badges": ";".join(badges)},
         "chipset": {"id": chip["id"], "name": chip["name"], "maker": chip["maker"]} if chip else None,
         "chip_unknown": chip_unknown(adapter),
-        "may_be_same_as": [{"id": other, "name": names.get(other, other)} for other in adapter.get("may_be_same_as", [])],
         "usb_ids": usb_ids,
         "check_ids": ",".join(u["key"] for u in usb_ids),
         "what_to_do": what_to_do,

@@ -1,5 +1,8 @@
-"""What every page shares (data/common.json) and which pages to make (data/pages.json): the two small files
-Hugo keeps in memory. Everything else a page shows is in its own model file (see publish/__init__.py)."""
+"""What every page shares (data/common.json), which pages to make (data/pages.json) and every product's name
+(data/names.json): the small files Hugo keeps in memory. Everything else a page shows is in its own model file (see
+publish/__init__.py). A product's name is held once, in names.json: the content adapter titles its page from it and a
+page that links another product by id prints the name from it, so renaming a product rewrites its own files and
+the few that list every product, not every page that mentions it."""
 from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping
@@ -46,7 +49,7 @@ def site_constants() -> Dict[str, Any]:
 
 def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
     """Constants of the whole site: words and icons of verdicts (the badge partial's fallback and the JS), the
-    platforms in the site's order, host names, the kernel's version, counts and the search filters' values."""
+    platforms in the site's order, host names, the kernel's version and the search filters' values."""
     kernel = catalog.get("kernel") or {}
     filters: Dict[str, set] = {"chipset": set(), "interface": set(), "vendor": set(), "pi4_uas": set(), "pi4_boot": set()}
     for adapter in catalog["adapters"]:
@@ -67,7 +70,9 @@ def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
         "verdict_text": VERDICT_TEXT,
         "boot_verdict_text": BOOT_VERDICT_TEXT,
         "kernel": {k: kernel[k] for k in ("version", "release", "ids") if k in kernel},
-        "counts": catalog["counts"],
+        # The only part that follows the records: the values the search box's filters offer on every page (a
+        # record's edit changes them only when it brings or takes away a chip, drive, vendor or Pi 4 verdict word).
+        # The counts are the home page's (home.json), not every page's.
         "search_filters": {key: sorted(values) for key, values in filters.items()},
         "table_columns": list(ROW_COLUMNS),
     }
@@ -75,9 +80,11 @@ def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
 
 def pages(catalog: Mapping[str, Any], filters: Mapping[str, List[Dict[str, Any]]]) -> Dict[str, Any]:
     """What site/content/_content.gotmpl makes: for each page its path, title, description, dates and old
-    addresses, and the address of its model file; and `filters`, the filters of the long index pages (usb,
-    chipsets, naughty, nice; publish/facets.py), which _content.gotmpl passes in each page's params: usb.json and
-    chipsets.json are lists, with no place for them, and the lists' pages read theirs the same way."""
+    addresses (an adapter's title and description are in names.json and its model), and the address of its model
+    file; and `filters`, the filters of the USB ID and chipset lists (publish/facets.py), which _content.gotmpl
+    passes in those pages' params: usb.json and chipsets.json are lists, with no place for them. Their counts move
+    only when a record adds or drops a USB ID or a chipset; the naughty and nice pages' filters, which a verdict
+    moves, are in lists.json."""
     adapters = []
     for a in catalog["adapters"]:
         dates = {}
@@ -85,8 +92,9 @@ def pages(catalog: Mapping[str, Any], filters: Mapping[str, List[Dict[str, Any]]
             dates["lastmod"] = a["changes"]["changed"]
         if a["changes"].get("added"):
             dates["date"] = a["changes"]["added"]
-        adapters.append({"id": a["id"], "title": a["name"], "description": a["summary"], "dates": dates,
-                         "aliases": [f"/adapters/{old}/" for old in a.get("aliases", [])],
+        # No title and no description: the title is the product's name (names.json), the description its model's
+        # `summary` (head/meta.html), so an edit of one record's text leaves this file as it is.
+        adapters.append({"id": a["id"], "dates": dates, "aliases": [f"/adapters/{old}/" for old in a.get("aliases", [])],
                          "model": f"api/v1/adapters/{a['id']}.json"})
     chipsets = [{"id": c["id"], "title": f"{c['name']} ({c['maker']})",
                  "description": f"{c['maker']} {c['name']} USB storage bridge: UAS behaviour and every adapter that uses it.",
@@ -101,3 +109,8 @@ def pages(catalog: Mapping[str, Any], filters: Mapping[str, List[Dict[str, Any]]
                            f"{b['label']}{' and that it boots' if b['pi'] else ''}.",
             "model": f"api/v1/buy/{b['slug']}.json"} for name, b in catalog["buy"].items()]
     return {"adapters": adapters, "chipsets": chipsets, "usb": usb, "buy": buy, "filters": dict(filters)}
+
+
+def product_names(catalog: Mapping[str, Any]) -> Dict[str, str]:
+    """data/names.json: every product's name by id, the one place a page finds another product's name."""
+    return {a["id"]: a["name"] for a in catalog["adapters"]}

@@ -2,7 +2,8 @@
 
 `uasdb export --out DIR [--data TREE ...]` builds one catalog in memory (`build`: the records, their verdicts and
 what is known besides) and writes it as pages' models (publish/, which says which file holds what):
-  DIR/data/common.json         what every page shares; DIR/data/pages.json which pages Hugo makes
+  DIR/data/common.json         what every page shares; DIR/data/pages.json which pages Hugo makes;
+  DIR/data/names.json          every product's name by id (the one copy pages look names up in)
   DIR/api/v1/...               one file per page and entity: the page's model and its JSON API file at once
                                (API.md documents them), read by Hugo as resources and published unchanged
   DIR/static/api/v1/...        the API files no page reads (adapters.json, the browser tools' shards)

@@ -18,7 +18,7 @@ from . import buy as buy_page
 from . import chipset as chipset_page
 from . import lists as lists_page
 from . import usb as usb_page
-from .common import common, pages
+from .common import common, pages, product_names
 from .home import home
 from .rows import adapter_row
 from .search_vocabulary import VOCABULARY_FILE, vocabulary
@@ -28,6 +28,7 @@ API_SCHEMA_VERSION = 1
 # so `make serve` can replace a file whole (watch.py) while Hugo's server watches the folder.
 COMMON_JSON = "data/common.json"
 PAGES_JSON = "data/pages.json"
+NAMES_JSON = "data/names.json"  # every product's name by id (common.product_names)
 # The JSON API, published at /api/v1/, in two folders. A page's model goes to api/v1/, which site/hugo.yaml mounts
 # once, as Hugo assets: the page reads it and publishes it, so Hugo's server re-renders the page when only its
 # model changed. A file no page reads (adapters.json, the browser tools' shards) goes to static/api/v1/, published
@@ -221,12 +222,12 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
     usb_rows, chipset_rows = usb_page.index(catalog, adapters, chipsets), chipset_page.index(catalog)
     lists = lists_page.model(catalog, adapters)
     kernel = catalog.get("kernel") or {}
+    # The naughty and nice pages' filters are in their model (lists.json), whose counts a verdict moves.
     filters = {"usb": usb_page.index_filters(usb_rows, kernel.get("version")),
-               "chipsets": chipset_page.index_filters(chipset_rows),
-               "naughty": lists_page.filters(lists["entries"]["naughty"] + lists["entries"]["disagree"]),
-               "nice": lists_page.filters(lists["entries"]["nice"] + lists["entries"]["pending"])}
+               "chipsets": chipset_page.index_filters(chipset_rows)}
     yield COMMON_JSON, [dumps(COMMON_JSON, common(catalog, generated_at)), "\n"]
     yield PAGES_JSON, [dumps(PAGES_JSON, pages(catalog, filters)), "\n"]
+    yield NAMES_JSON, [dumps(NAMES_JSON, product_names(catalog)), "\n"]
     yield "data/api_index.json", [dumps("api-index", api_index.index_model(catalog)), "\n"]  # the /api/v1/ page
     yield VOCABULARY_FILE, [dumps(VOCABULARY_FILE, vocabulary(catalog)), "\n"]  # the search's "did you mean"
     # Each adapter is encoded once without its page (adapters.json, the whole database) and its own file adds the

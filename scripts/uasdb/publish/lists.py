@@ -88,7 +88,11 @@ def model(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]])
                for e in lists.get("naughty_quirk_entries", [])}
     return dict(lists, entries=entries, kernel_only_rows=kernel_only,
                 quirk_entry_rows=[dict(e, adapter_names=names[e["usb_id"]], working=working[e["usb_id"]])
-                                  for e in lists.get("naughty_quirk_entries", [])])
+                                  for e in lists.get("naughty_quirk_entries", [])],
+                # Each page's filters, here with the entries they count (not in pages.json, which every page
+                # depends on: a verdict that moves one product changes these counts).
+                filters={"naughty": filters(entries["naughty"] + entries["disagree"]),
+                         "nice": filters(entries["nice"] + entries["pending"])})
 
 
 def filters(entries: Sequence[Mapping[str, Any]]) -> List[Dict[str, Any]]:

@@ -250,7 +250,7 @@ def limits_section(largest: SizeResult, profiles: Dict[str, List[str]], extra: O
                      "lists and the expectations, and comparing each file with what it held.\n\n")
     if largest.sizes:
         parts.append(f"At {n} adapters the export writes {largest.sizes['hugo_data_mb']:.1f} MB that Hugo keeps in memory "
-                     f"(common.json and pages.json) and {largest.sizes['models_mb']:.0f} MB of page models, one file per "
+                     f"(common.json, pages.json, names.json) and {largest.sizes['models_mb']:.0f} MB of page models, one file per "
                      f"page (the largest adapter model {largest.sizes['largest_model_kb']:.0f} KB), which each page reads "
                      "as it renders. Pagefind indexes "
                      f"{largest.sizes['indexed_pages']:.0f} of {largest.pages} pages (adapters, chipsets, what to buy; "
@@ -353,6 +353,17 @@ def main(argv: Optional[List[str]] = None) -> int:
             results.append(measure_size(n, work, with_site=not args.no_site))
             for step, m in results[-1].steps.items():
                 print(f"  {step:17} {m.seconds:8.2f} s {m.peak_mib:8.0f} MiB{'' if m.ok else '  FAILED: ' + m.note}", flush=True)
+        if not args.no_site:
+            # What one edit rewrites under `make serve` (files and bytes written again), at the real size and, but
+            # in quick mode, at the largest synthetic size.
+            from .bench_edit import measure_edit
+            print("counting the files one edit rewrites…", flush=True)
+            trees = [("", REPO_ROOT / "data")] + ([] if args.quick else [("_large", work / f"n{sizes[-1]}" / "data")])
+            for label, tree in trees:
+                for edit in ("name", "note"):
+                    done = measure_edit(tree, work / f"edit-{edit}{label}", edit)
+                    extra[f"edit_{edit}{label}_rewrites"] = (f"{done['files']} of {done['of_files']} files, "
+                                                            f"{done['bytes'] / 1e6:.2f} of {done['of_bytes'] / 1e6:.1f} MB")
         if not args.no_site and not args.no_browser:
             public = work / f"n{sizes[-1]}" / "public"
             extra.update(search_timing(public))

@@ -102,7 +102,8 @@ class Item:
     kind: str                      # kernel, same-product, same-id, distribution, same-chip, linuxhw
     text: str
     link: Dict[str, Any] = field(default_factory=dict)
-    # The sentence without the products it names, for a page that links each of them by name after it.
+    # What a page prints before the products it links (`link["adapters"]`, by id). No item's text names a product
+    # (a rename would rewrite every related product's file), so this is the text; the API keeps it as `summary`.
     summary: Optional[str] = None
     # False for evidence too thin to carry over (the same product's bind-only success elsewhere, or a quirk whose
     # need is not shown): shown beside an expectation as context, never deciding one.
@@ -477,7 +478,6 @@ class Related:
             if not count:
                 continue
             shown = list(itertools.islice((m for m in members if m not in skip), LINKED_PRODUCTS))
-            names = ", ".join(self.adapters[m]["name"] for m in shown[:3]) + (", …" if count > 3 else "")
             verb = {"works": ("works", "work"), "needs-quirk": ("needs a quirk or fails", "need a quirk or fail"),
                     "no-uas": ("runs without UAS", "run without UAS"), "boots": ("boots", "boot"),
                     "workaround": ("boots with a workaround", "boot with a workaround"),
@@ -486,9 +486,10 @@ class Related:
             summary = f"{who} {verb} {_on(platform)}"
             origins = ([self.product_origin(m, platform) for m in members if m not in skip] if kind == "same-id"
                        else None)  # a chip's group can be large, and decides nothing: counted by products
-            items.append(Item(tier, direction, kind, f"{summary} ({names})",
-                              dict(link, adapters=shown, names=[self.adapters[m]["name"] for m in shown], count=count,
-                                   platform=platform), summary, origins=origins))
+            # The products by id only: their names are each product's own (the site looks them up), so renaming
+            # one rewrites no other product's expectation.
+            items.append(Item(tier, direction, kind, summary, dict(link, adapters=shown, count=count, platform=platform),
+                              summary, origins=origins))
         return items
 
     def _member_set(self, members: List[str]) -> frozenset:
