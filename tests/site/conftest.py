@@ -86,6 +86,12 @@ def watch(page) -> list:
     return page.problems
 
 
+@pytest.fixture(scope="session")
+def watch_page():
+    """`watch_page(page)`: record on `page.problems` what watched_page records (watch()), for a page a test opens."""
+    return watch
+
+
 # Playwright's defaults for a new context, which SharedPage.reset puts back.
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
 

@@ -253,8 +253,8 @@ VISIBLE_ROW_NAMES = """(rows) => rows.filter((r) => r.getClientRects().length > 
   .map((r) => r.querySelector('th a').innerText)"""
 
 
-def test_two_bay_finds_what_2_bay_finds_on_the_real_data(browser, real_site):
-    page = browser.new_page(base_url=real_site.url)
+def test_two_bay_finds_what_2_bay_finds_on_the_real_data(real_page):
+    page = real_page
     page.goto("/adapters/")
     rows = page.locator("table.adapters tbody tr")
     found = {}
@@ -264,20 +264,18 @@ def test_two_bay_finds_what_2_bay_finds_on_the_real_data(browser, real_site):
     assert found["2-bay"] == found["two-bay"] == found["2 bay"] == found["dual bay"]
     names = " ".join(found["2-bay"]).lower()
     assert "two-bay" in names and "2-bay" in names and "dual-bay" in names  # all three spellings among them
-    page.close()
 
 
-def test_a_bay_count_finds_cases_with_that_many_bays_not_cases_whose_evidence_names_one(browser, real_site):
+def test_a_bay_count_finds_cases_with_that_many_bays_not_cases_whose_evidence_names_one(real_page):
     """On what to buy, an untested four-bay case whose expectation rests on a two-bay one is not a "2-bay" match:
     the filter reads the row, not the related products folded inside it."""
-    page = browser.new_page(base_url=real_site.url)
+    page = real_page
     page.goto("/buy/pi4/?q=2-bay")
     rows = page.locator("table.buy-table tbody tr, table.buy-expected tbody tr")
     names = [r.locator("th").inner_text() for r in rows.all() if r.is_visible()]
     assert names, "the real data has two-bay cases on /buy/pi4/"
     for name in names:
         assert re.search(r"\b(2|two|dual)[- ]?bay", name, re.IGNORECASE), name
-    page.close()
 
 
 def test_the_usb_id_list_links_each_product_and_chip_by_name(watched_page, site):
