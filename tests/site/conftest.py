@@ -224,24 +224,30 @@ def site_export(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def axe_results(browser, site):
-    """axe once per page state, both themes in one load: `axe_results(key, show, scheme)` opens a light page,
+def axe_results(_site_page):
+    """axe once per page state, both themes in one load: `axe_results(key, show, scheme)` takes the shared page,
     `show(page)` brings it to the state to check, axe runs, the page switches to dark (emulate_media: the site's
-    themes are CSS media queries) and axe runs again; the same key later gets the recorded result of its theme."""
-    from axe_playwright_python.sync_playwright import Axe
+    themes are CSS media queries) and axe runs again (injected once); the same key later gets the recorded result
+    of its theme."""
+    from axe_playwright_python.base import AxeResults
+    from axe_playwright_python.sync_playwright import DEFAULT_OPTIONS, Axe
     axe, seen = Axe(), {}
+    run = f"axe.run({axe._format_script_args(context=None, options=DEFAULT_OPTIONS)}).then((results) => results)"
 
     def results(key, show, scheme: str):
         if key not in seen:
-            context = browser.new_context(base_url=site.url, color_scheme="light")
-            page = context.new_page()
+            page = _site_page.take()
             try:
+                assert page.evaluate("matchMedia('(prefers-color-scheme: light)').matches")
                 show(page)
-                light = axe.run(page)
+                page.evaluate(axe.axe_script)
+                light = AxeResults(page.evaluate(run))
                 page.emulate_media(color_scheme="dark")
                 assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
-                seen[key] = {"light": light, "dark": axe.run(page)}
-            finally:
-                context.close()
+                seen[key] = {"light": light, "dark": AxeResults(page.evaluate(run))}
+            except BaseException:
+                _site_page.discard()
+                raise
+            _site_page.reset()
         return seen[key][scheme]
     return results
