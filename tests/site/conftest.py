@@ -116,7 +116,7 @@ class SharedPage:
             self.context = self.browser.new_context(base_url=self.base_url, permissions=self.permissions)
             self.page = self.context.new_page()
             self.page.crashed = False
-            self.page.on("crash", lambda crashed: setattr(crashed, "crashed", True))
+            self.page.on("crash", lambda page: setattr(page, "crashed", True))
             watch(self.page)
         self.page.problems = []
         return self.page
