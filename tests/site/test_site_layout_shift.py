@@ -28,9 +28,12 @@ NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAni
 
 
 def after_the_first_paint(route) -> None:
-    """Holds a script until its page has painted, then lets it through."""
-    route.request.frame.page.evaluate(PAINTED)
-    route.continue_()
+    """Holds a script until its page has painted, then lets it through (always: a script held for good would hang
+    the page, not fail the test)."""
+    try:
+        route.request.frame.page.evaluate(PAINTED)
+    finally:
+        route.continue_()
 
 
 @pytest.mark.parametrize("form", sorted(VIEWPORTS))
