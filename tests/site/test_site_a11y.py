@@ -44,13 +44,11 @@ def test_pages_fit_the_screen_and_are_captured(browser, site, capture, width, sc
     context.close()
 
 
-def test_print_layout_hides_controls_and_opens_evidence(browser, site):
-    context = browser.new_context(base_url=site.url)
-    page = context.new_page()
+def test_print_layout_hides_controls_and_opens_evidence(watched_page):
+    page = watched_page
     page.goto("/adapters/fixture-naughty-jms/")
     page.emulate_media(media="print")
     assert page.locator("form.search, .site-header nav").first.is_hidden()
     assert page.locator("button.copy").is_hidden()
     page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
     assert page.locator("details[open]").count() == page.locator("details").count()
-    context.close()

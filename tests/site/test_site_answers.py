@@ -24,17 +24,6 @@ Bus 002 Device 002: ID 152d:0578 JMicron Technology Corp. / JMicron USA Technolo
 """
 
 
-@pytest.fixture
-def real_page(browser, real_site):
-    context = browser.new_context(base_url=real_site.url, permissions=["clipboard-read", "clipboard-write"])
-    page = context.new_page()
-    page.problems = []
-    page.on("console", lambda m: m.type == "error" and page.problems.append(f"console: {m.text}"))
-    page.on("pageerror", lambda e: page.problems.append(f"pageerror: {e}"))
-    yield page
-    context.close()
-
-
 def run_check(page, text: str) -> None:
     page.goto("/check/")
     page.locator("#check-paste").fill(text)

@@ -71,19 +71,17 @@ def _strip_where(orphans):
 
 
 @pytest.mark.parametrize("name", sorted(PASTES))
-def test_the_address_after_a_paste_shows_the_same_result(browser, site, name):
-    context = browser.new_context(base_url=site.url)
-    page = context.new_page()
+def test_the_address_after_a_paste_shows_the_same_result(watched_page, name):
+    page = watched_page
     page.goto("/check/")
     run_check(page, PASTES[name])
     pasted = result(page)
     address = page.url
     if not pasted["found"] and not pasted["orphans"] and not pasted["others"]:
         assert urlparse(address).query == ""  # nothing found: nothing to link
-        context.close()
         return
     assert urlparse(address).query
-    fresh = context.new_page()  # a helper opening the link
+    fresh = page.context.new_page()  # a helper opening the link
     fresh.goto(address)
     fresh.locator(".check-status").filter(has_text=re.compile(r"^Found")).wait_for()
     linked = result(fresh)
@@ -92,7 +90,6 @@ def test_the_address_after_a_paste_shows_the_same_result(browser, site, name):
     pasted["orphans"], linked["orphans"] = _strip_where(pasted["orphans"]), _strip_where(linked["orphans"])
     assert linked["found"] == pasted["found"]
     assert linked == pasted
-    context.close()
 
 
 def test_the_address_holds_what_was_found_and_never_the_paste(watched_page):

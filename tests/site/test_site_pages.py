@@ -205,29 +205,25 @@ def test_adapters_table_is_complete_without_javascript(browser, site):
     context.close()
 
 
-def test_alias_redirects_to_the_new_address(browser, site):
-    context = browser.new_context(base_url=site.url)
-    page = context.new_page()
+def test_alias_redirects_to_the_new_address(watched_page):
+    page = watched_page
     page.goto("/adapters/fixture-goodcase-old/")
     page.wait_for_url("**/adapters/fixture-nice-sata/")
     assert page.locator("h1").inner_text().startswith("Fixturebrand Goodcase")
     page.goto("/chipsets/asm-1153e/")
     page.wait_for_url("**/chipsets/asm1153e/")
-    context.close()
 
 
-def test_missing_page_is_404_and_offers_search(browser, site):
+def test_missing_page_is_404_and_offers_search(watched_page, site):
     with pytest.raises(urllib.error.HTTPError) as error:
         urllib.request.urlopen(site.url + "/adapters/no-such-adapter/")
     assert error.value.code == 404
-    context = browser.new_context(base_url=site.url)
-    page = context.new_page()
+    page = watched_page
     page.goto("/adapters/no-such-adapter/")
     assert page.locator("h1").inner_text() == "Page not found"
     page.get_by_role("searchbox").fill("Goodcase")
     page.locator(".results li a").first.wait_for()
     assert page.locator(".results li a").first.get_attribute("href") == "/adapters/fixture-nice-sata/"
-    context.close()
 
 
 def test_sitemap_and_atom_feed(site):
@@ -322,14 +318,12 @@ def test_the_site_serves_the_schemas_at_their_ids(site):
         assert served["$id"] == f"https://uasdb.github.io/schema/{name}"
 
 
-def test_an_asin_links_to_its_listing(browser, real_site):
+def test_an_asin_links_to_its_listing(real_page, real_site):
     """A buyer acts on an ASIN by opening the listing: each one on a product page is a link to it."""
     adapter = next(a for a in real_site.export["adapters"] if (a.get("product_codes") or {}).get("asin"))
-    context = browser.new_context(base_url=real_site.url)
-    page = context.new_page()
+    page = real_page
     page.goto(f"/adapters/{adapter['id']}/")
     for asin in adapter["product_codes"]["asin"]:
         link = page.locator("dl.facts").get_by_role("link", name=asin)
         assert link.get_attribute("href") == f"https://www.amazon.com/dp/{asin}"
         assert "nofollow" in link.get_attribute("rel")
-    context.close()

@@ -53,21 +53,19 @@ def test_a_chip_among_the_words_leads_with_its_page_and_adapters(watched_page):
     ("samsng t7", "Samsung T7", "/adapters/samsung-t7/"),
     ("sabret ec-sshd", "Sabrent EC-SSHD", "/adapters/sabrent-ec-sshd/"),
 ])
-def test_the_issues_typos_find_their_products(browser, real_site, query, suggestion, first):
-    page = browser.new_page(base_url=real_site.url)
+def test_the_issues_typos_find_their_products(real_page, query, suggestion, first):
+    page = real_page
     page.goto("/")
     found = search(page, query)
     assert found[0].startswith(first), found
     assert f"Did you mean {suggestion}?" in page.locator(".search-suggest").inner_text()
-    page.close()
 
 
-def test_orico_jms583_leads_with_the_jms583_page_and_its_adapters(browser, real_site):
+def test_orico_jms583_leads_with_the_jms583_page_and_its_adapters(real_page, real_site):
     jms583 = {f"/adapters/{a['id']}/" for a in real_site.export["adapters"] if a.get("chipset") == "jms583"}
     assert len(jms583) >= 5
-    page = browser.new_page(base_url=real_site.url)
+    page = real_page
     page.goto("/")
     found = search(page, "orico jms583")
     assert found[0] == "/chipsets/jms583/"
     assert set(found[1:1 + len(jms583)]) == jms583
-    page.close()

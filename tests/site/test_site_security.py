@@ -19,7 +19,9 @@ def test_hostile_record_text_is_inert(watched_page, path):
     if path == "/":
         page.get_by_role("searchbox").fill("Hostile")  # search results carry the hostile name too
         page.locator(".search-status").filter(has_text="result").wait_for()
-    page.wait_for_timeout(200)
+    # Whatever ran on load (an injected handler, a script's work) has run, and its result is painted.
+    page.wait_for_load_state("load")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     assert page.evaluate("window.__xss") is None
     assert page.problems == []  # no alert dialog, no errors
     # The only script is our fingerprinted bundle; no injected element exists.

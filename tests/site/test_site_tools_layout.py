@@ -21,8 +21,12 @@ def show_check_results(page) -> None:
 def show_builder_results(page) -> None:
     page.goto("/quirks/?adapters=fixture-naughty-jms,fixture-hostile&entries=152d:0567:t,2537:1068:u")
     page.locator("#builder-line").filter(has_text="152d:0567").wait_for()
-    page.get_by_label("USB IDs and flag letters").press("End")
-    page.get_by_label("USB IDs and flag letters").type(" " + " ".join(f"ffff:{n:04x}:u" for n in range(1, 11)) + " nonsense")
+    typed = page.get_by_label("USB IDs and flag letters")
+    typed.fill(typed.input_value() + " " + " ".join(f"ffff:{n:04x}:u" for n in range(1, 11)) + " nonsense")
+    # The builder has shown the line for the last edit (aria-busy is true from an edit until then).
+    page.locator('#builder-result[aria-busy="false"]').wait_for(state="attached")
+    page.locator('#typed-problems').filter(has_text="nonsense").wait_for()
+    page.locator('[data-warning="too-long"]').wait_for()
 
 
 TOOLS = {"check": show_check_results, "quirks": show_builder_results}
