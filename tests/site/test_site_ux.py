@@ -399,16 +399,31 @@ def test_make_serve_reloads_a_data_edit_and_shows_its_errors(browser, served_sit
     url, data, re_export = served_site
     context = browser.new_context()
     page = context.new_page()
-    # The open page reloads when Hugo's server tells it to over its live-reload socket: edit only once that socket
-    # has said hello, or on a busy machine the reload can be sent before the page listens (a flaky test, not a bug).
-    frames: list = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
+    # The open page reloads when Hugo's server tells it to over its live-reload socket, and Hugo says so once: a
+    # reload sent while the page is between loads (its socket closed) is lost. So edit only once the page listens
+    # again after its last load and Hugo has sent nothing for two seconds (a rename's full rebuild reloads it twice).
+    state = {"hello": False, "loads": 0}
+
+    def navigated(frame):
+        if frame == page.main_frame:
+            state.update(hello=False, loads=state["loads"] + 1)
+
+    page.on("framenavigated", navigated)
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: "hello" in str(f) and state.update(hello=True)))
+
+    def listening() -> None:
+        for _ in range(400):
+            loads = state["loads"]
+            if state["hello"]:
+                page.wait_for_timeout(2000)
+                if state["hello"] and state["loads"] == loads:
+                    return
+            else:
+                page.wait_for_timeout(50)
+        raise AssertionError("the page never connected to Hugo's live reload")
+
     page.goto(f"{url}/adapters/fixture-nice-sata/")
-    for _ in range(200):
-        if any("hello" in str(frame) for frame in frames):
-            break
-        page.wait_for_timeout(50)
-    assert any("hello" in str(frame) for frame in frames), "the page never connected to Hugo's live reload"
+    listening()
     assert "Goodcase" in page.locator("h1").inner_text()
     record = data / "adapters" / "fixture-nice-sata.yaml"
     record.write_text(record.read_text(encoding="utf-8").replace("Goodcase", "Greatcase", 1), encoding="utf-8")
@@ -417,8 +432,9 @@ def test_make_serve_reloads_a_data_edit_and_shows_its_errors(browser, served_sit
     # Hugo's server re-renders the open page first (fast render); a page not open yet shows the edit too.
     other = context.new_page()
     other.goto(f"{url}/adapters/")
-    expect(other.get_by_role("link", name=re.compile("Greatcase"))).to_be_visible()
+    expect(other.get_by_role("link", name=re.compile("Greatcase"))).to_be_visible(timeout=20000)
     other.close()
+    listening()
     record.write_text(record.read_text(encoding="utf-8").replace("kind:", "kind_typo:", 1), encoding="utf-8")
     problems = re_export()
     assert problems
