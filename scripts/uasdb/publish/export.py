@@ -20,6 +20,7 @@ test fixtures the browser tests build their site from.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import os
 import shutil
 import subprocess
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
 
 from ..paths import DATA_DIR, REPO_ROOT, OutsideFolder, inside
-from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
+from ..records.database import KIND_DIRS, LoadCache, Record, check, discover, relative_to
 from ..records.reference import load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
 from ..verdicts.answer import with_answers
@@ -76,6 +77,31 @@ def _last_changes(pathspecs: Sequence[str] = ("data",)) -> Dict[str, Dict[str, s
             entry = dates.setdefault(line.strip(), {"changed": current})
             entry["added"] = current  # log runs newest first, so the last one seen is the first commit
     return dates
+
+
+def inputs_digest(data_dirs: Sequence[Path]) -> str:
+    """A digest of everything an export of these record trees reads that can change while a process runs: every
+    file under the trees (its path and bytes: records, waivers, removal notes), and git's dates for them. The code,
+    the schema and the reference tables are read once per process (records/cache.py's code version covers them for
+    what is kept on disk). Two equal digests in one process mean the same export: the watcher stops there."""
+    trees = [Path(d) for d in data_dirs]
+    files = set(discover(record_folders(trees)))  # linked record folders included, as `check` reads them
+    for tree in trees:
+        files.update(p for p in tree.rglob("*") if not p.is_dir())
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        try:
+            content = b"file\0" + path.read_bytes() if not path.is_symlink() else b"link\0" + os.fsencode(os.readlink(path))
+        except OSError as error:
+            content = f"unreadable\0{error.errno}".encode()
+        digest.update(f"{path}\0{len(content)}\0".encode("utf-8", "surrogateescape"))
+        digest.update(content)
+    digest.update(_git(["log", "--format=@%cs", "--name-only", "--", *_pathspecs(trees)]).encode())
+    return digest.hexdigest()
+
+
+def _pathspecs(trees: Sequence[Path]) -> List[str]:
+    return [relative_to(str(t), REPO_ROOT) for t in trees]
 
 
 def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCache] = None) -> Dict[str, Any]:
@@ -159,7 +185,7 @@ def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection
             print(problem.render(), file=sys.stderr)
         print(f"export refused: {len(errors)} error(s) in the data (run `uasdb validate`)", file=sys.stderr)
         return None
-    pathspecs = [relative_to(str(t), REPO_ROOT) for t in trees]
+    pathspecs = _pathspecs(trees)
     # Removed records' addresses (data/removed.yaml, already checked): each becomes a redirect page.
     removed = [{k: note[k] for k in ("id", "kind", "redirect", "reason")}
                for tree in trees for note in removal_notes(tree, str)[0]]
