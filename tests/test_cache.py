@@ -13,6 +13,7 @@ import pytest
 
 import uasdb.records.cache as content_cache
 import uasdb.records.database as database
+import uasdb.verdicts.expectations as expectations
 from uasdb.paths import REPO_ROOT
 from uasdb.publish.export import export_tree
 
@@ -22,7 +23,8 @@ INVALID = REPO_ROOT / "tests" / "fixtures" / "invalid" / "data"
 
 @pytest.fixture
 def setup(tmp_path, monkeypatch):
-    """A copy of the fixture records, an empty cache of the test's own, and a parse counter."""
+    """A copy of the fixture records, an empty cache of the test's own, and a counter of what is worked out: each
+    file parsed, and the expectations step."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     monkeypatch.setenv("UASDB_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("UASDB_CACHE", raising=False)
@@ -31,6 +33,8 @@ def setup(tmp_path, monkeypatch):
     parses = []
     real = database.load_text
     monkeypatch.setattr(database, "load_text", lambda path, raw: parses.append(raw) or real(path, raw))
+    real_step = expectations.with_expectations
+    monkeypatch.setattr(expectations, "with_expectations", lambda *a: parses.append("expectations") or real_step(*a))
     return data, tmp_path, parses
 
 
@@ -52,14 +56,15 @@ def test_a_warm_export_is_the_cold_one_and_parses_nothing_again_also_after_an_ed
     assert _export(tmp / "filling", data, cache=True) == cold      # the first run fills the cache...
     parses.clear()
     assert _export(tmp / "warm", data, cache=True) == cold         # ...the next reads it, with the same result
-    assert parses == []
+    assert parses == []                                            # no file parsed, no expectation worked out
     record = data / "adapters" / "fixture-nvme.yaml"
     record.write_text(record.read_text(encoding="utf-8").replace("\nname: ", "\nname: Edited ", 1), encoding="utf-8")
     edited_cold = _export(tmp / "edited-cold", data, cache=False)
     assert edited_cold != cold
     parses.clear()
     assert _export(tmp / "edited-warm", data, cache=True) == edited_cold
-    assert len(parses) == 1 and b"Edited " in parses[0]            # the edited record alone is parsed again
+    assert len(parses) == 2 and b"Edited " in parses[0]            # the edited record alone is parsed again, and
+    assert parses[1] == "expectations"                             # the step it is an input of runs again
     assert records > 1
 
 
@@ -70,7 +75,7 @@ def test_a_new_code_version_starts_from_nothing_and_gives_the_same_export(setup,
     monkeypatch.setattr(content_cache, "code_version", lambda: "f" * 64)  # as if a rule or the schema changed
     parses.clear()
     assert _export(tmp / "new-version", data, cache=True) == cold
-    assert len(parses) == len(list(data.rglob("*.yaml")))           # nothing was taken from the old version
+    assert len(parses) == len(list(data.rglob("*.yaml"))) + 1       # nothing was taken from the old version
     assert {p.name for p in (tmp / "cache").iterdir()} >= {"f" * 24}
 
 
@@ -97,7 +102,7 @@ def test_a_damaged_cache_is_a_miss_never_an_error_nor_a_wrong_answer(setup, dama
             entry.mkdir()  # an entry that cannot be read, nor replaced
     parses.clear()
     assert _export(tmp / "damaged", data, cache=True) == cold
-    assert len(parses) == len(list(data.rglob("*.yaml")))
+    assert len(parses) == len(list(data.rglob("*.yaml"))) + 1
 
 
 def test_validate_says_the_same_from_the_cache_in_any_copy_of_the_tree(tmp_path, monkeypatch):

@@ -33,7 +33,7 @@ from ..records.database import KIND_DIRS, LoadCache, Record, check, discover, re
 from ..records.reference import load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
 from ..verdicts.answer import with_answers
-from ..verdicts.expectations import with_expectations
+from ..verdicts.expectations_cache import with_expectations
 from . import api_index, probebuild
 from .adapter import BuildCache, adapter_entries
 from .buy import BUY_PLATFORMS, buy_rankings
