@@ -125,7 +125,7 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     site = with_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
     site = with_wanted(site)
     site = with_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
-                             list(chipsets.values()))
+                             list(chipsets.values()), kept=cache is None)
     site = with_answers(site, verdict_by_id)
     site = _with_page_facts(site, chipsets, verdict_by_id)
     return dict(site, adapters=with_pages(site))

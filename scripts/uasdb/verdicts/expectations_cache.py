@@ -16,10 +16,12 @@ from . import expectations
 
 
 def with_expectations(site: Mapping[str, Any], records: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
-                      distributions: List[Dict[str, Any]], chipsets: List[Dict[str, Any]]) -> Dict[str, Any]:
+                      distributions: List[Dict[str, Any]], chipsets: List[Dict[str, Any]],
+                      kept: bool = True) -> Dict[str, Any]:
     """expectations.with_expectations, or the same result from the cache. The verdicts are worked out from the
-    records alone, so the records stand for them in the key."""
-    store = content_cache.store()
+    records alone, so the records stand for them in the key. `kept=False` skips the cache: the watcher exports
+    after an edit, when the inputs are new, and keying them (encoding the catalog) would only add to the wait."""
+    store = content_cache.store() if kept else None
     key = _key(store, site, records, distributions, chipsets) if store else None
     known = _from_entry(site, store.get(key)) if store and key else None
     if known is not None:
