@@ -124,3 +124,17 @@ def test_validate_says_the_same_from_the_cache_in_any_copy_of_the_tree(tmp_path,
     assert said(first, cache=True) == cold
     assert said(second, cache=True) == cold  # warm, from entries the first copy left
     assert _entries(tmp_path)
+
+
+def test_no_cache_neither_reads_nor_writes_it_and_says_the_same(tmp_path, monkeypatch):
+    from helpers import run_uasdb
+    monkeypatch.setenv("UASDB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("UASDB_CACHE", raising=False)
+    tree = tmp_path / "data"
+    shutil.copytree(INVALID, tree)
+    off = run_uasdb("validate", "--no-cache", str(tree))
+    assert off.returncode == 1 and "[yaml-duplicate-key]" in off.stdout
+    assert _entries(tmp_path) == []
+    on = run_uasdb("validate", str(tree))
+    assert _entries(tmp_path)
+    assert (on.returncode, on.stdout, on.stderr) == (off.returncode, off.stdout, off.stderr)
