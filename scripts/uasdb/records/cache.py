@@ -23,6 +23,7 @@ import marshal
 import os
 import shutil
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Dict, Iterable, Optional, Tuple
 
@@ -111,7 +112,7 @@ class Store:
             if not self._pruned:
                 self._prune()
             path.parent.mkdir(parents=True, exist_ok=True)
-            staging = path.with_name(f".{path.name}.{os.getpid()}")
+            staging = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
             with open(staging, "wb") as handle:
                 handle.write(hashlib.sha256(payload).digest())
                 handle.write(payload)
