@@ -63,3 +63,21 @@ def test_data_with_errors_and_no_change_says_the_same_problems_again(watched):
     record.write_text(record.read_text(encoding="utf-8").replace("kind_typo:", "kind:", 1), encoding="utf-8")
     assert watch.refresh(out, [data], state) == []
     assert exports == [1, 1, 1]
+
+
+def test_what_the_digest_sees_a_linked_record_folder_and_a_link_included(tmp_path):
+    """The issue bot's trees link their chipsets/ elsewhere: an edit there is a change; a touch anywhere is not."""
+    from uasdb.publish.export import inputs_digest
+    data, elsewhere = tmp_path / "data", tmp_path / "elsewhere"
+    shutil.copytree(FIXTURES / "adapters", data / "adapters")
+    shutil.copytree(FIXTURES / "chipsets", elsewhere)
+    (data / "chipsets").symlink_to(elsewhere, target_is_directory=True)
+    first = inputs_digest([data])
+    chip = elsewhere / "jms567.yaml"
+    os.utime(chip, ns=(chip.stat().st_atime_ns, chip.stat().st_mtime_ns + 5_000_000_000))
+    assert inputs_digest([data]) == first
+    chip.write_text(chip.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    assert inputs_digest([data]) != first
+    linked = inputs_digest([data])
+    (data / "adapters" / "extra.yaml").symlink_to(chip)
+    assert inputs_digest([data]) != linked
