@@ -17,6 +17,12 @@ import pytest
 
 from helpers import BASE_CHIPSET, REPO, problems_in
 
+# The content cache (records/cache.py) of a test session is the session's own, made empty and removed with it: what
+# a test patched into the code (a counting wrapper, a broken rule) then never reaches a contributor's .cache/, nor a
+# later session. UASDB_CACHE_DIR set by hand wins.
+_SESSION_CACHE = tempfile.TemporaryDirectory(prefix="uasdb-test-cache-")
+os.environ.setdefault("UASDB_CACHE_DIR", _SESSION_CACHE.name)
+
 
 @pytest.fixture
 def check_records(tmp_path):

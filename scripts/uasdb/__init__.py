@@ -4,8 +4,9 @@ The package is grouped by role; imports run one way, records -> verdicts -> publ
 
   cli.py       the `uasdb` command (every subcommand), paths.py where the repository's folders are
   records/     reading and checking the YAML records: loader (values with line:col), schema, rules/ (one rule per
-               concern, one registry), database (check a tree), fmt, the schema's vocabulary, the reference tables
-               (kernel, usb.ids, smartmontools, linux-hardware.org) and the kernel's quirk letters
+               concern, one registry), database (check a tree), cache (each record's parse and checks, by content),
+               fmt, the schema's vocabulary, the reference tables (kernel, usb.ids, smartmontools,
+               linux-hardware.org) and the kernel's quirk letters
   verdicts/    engine.py (reports -> graded findings -> verdicts and lists) and expectations.py (labelled
                expectations from related products, with their leave-one-out accuracy)
   publish/     export.py (the catalog, built in named steps), one model module per page kind (adapter, usb, chipset,

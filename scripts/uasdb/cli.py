@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -167,6 +168,10 @@ def cmd_field_guide(args) -> int:
     return run_field_guide(Path(args.out), args.check)
 
 
+NO_CACHE_HELP = ("parse and check every record afresh, neither reading nor writing .cache/ "
+                 "(as UASDB_CACHE=off does; the result is the same, only slower)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="uasdb", description="USB storage adapter compatibility database tools.")
     parser.add_argument("--version", action="version", version=f"uasdb {__version__}")
@@ -175,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("validate", help="check records against the schema and every rule")
     p.add_argument("paths", nargs="*", help="files or folders (default: all of data/)")
+    p.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("fmt", help="rewrite records in canonical key order and layout, comments kept")
@@ -238,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export", help="write the data and verdicts the site and API are built from")
     p.add_argument("--out", default="site/data/generated", help="output folder")
+    p.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
     p.add_argument("--data", action="append", metavar="DIR",
                    help="record tree holding adapters/ and chipsets/ (default: data/); repeat to combine trees")
     p.set_defaults(func=cmd_export)
@@ -265,6 +272,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         from .probe.cli import main as probe_main
         return probe_main(argv[1:])
     args = build_parser().parse_args(argv)
+    if getattr(args, "no_cache", False):
+        os.environ["UASDB_CACHE"] = "off"  # records/cache.py reads it at each use
     relax_gc()
     try:
         return args.func(args)

@@ -21,6 +21,7 @@ test fixtures the browser tests build their site from.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import os
 import shutil
 import subprocess
@@ -33,7 +34,7 @@ from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
 from ..records.reference import load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
 from ..verdicts.answer import with_answers
-from ..verdicts.expectations import with_expectations
+from ..verdicts.expectations_cache import with_expectations
 from . import api_index, probebuild
 from .adapter import BuildCache, adapter_entries
 from .buy import BUY_PLATFORMS, buy_rankings
@@ -79,6 +80,51 @@ def _last_changes(pathspecs: Sequence[str] = ("data",)) -> Dict[str, Dict[str, s
     return dates
 
 
+def inputs_digest(data_dirs: Sequence[Path]) -> str:
+    """A digest of everything an export of these record trees reads that can change while a process runs: every
+    file under the trees (its path and bytes: records, waivers, removal notes; a link as its target), and git's
+    dates for them. The code, the schema and the reference tables are read once per process (records/cache.py's
+    code version covers them for what is kept on disk). Two equal digests in one process mean the same export: the
+    watcher stops there. Plain os calls on text paths: at 10,000 records pathlib's objects cost most of the time."""
+    trees = [os.fspath(d) for d in data_dirs]
+    digest = hashlib.sha256()
+    for path, is_link in sorted(entry for tree in trees for entry in _tree_files(tree)):
+        try:
+            if is_link:
+                content = b"link\0" + os.fsencode(os.readlink(path))
+            else:
+                with open(path, "rb") as handle:
+                    content = b"file\0" + handle.read()
+        except OSError as error:
+            content = f"unreadable\0{error.errno}".encode()
+        digest.update(f"{path}\0{len(content)}\0".encode("utf-8", "surrogateescape"))
+        digest.update(content)
+    digest.update(_git(["log", "--format=@%cs", "--name-only", "--", *_pathspecs([Path(t) for t in trees])]).encode())
+    return digest.hexdigest()
+
+
+def _tree_files(tree: str, top: bool = True) -> List[Tuple[str, bool]]:
+    """Every file under `tree` (path, whether it is a link), not following links, except a record folder right
+    under the tree that is one (data/chipsets -> elsewhere), which `check` reads as `discover` does."""
+    found: List[Tuple[str, bool]] = []
+    try:
+        entries = list(os.scandir(tree))
+    except OSError:
+        return found
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            found += _tree_files(entry.path, top=False)
+        elif top and entry.is_symlink() and entry.name in KIND_DIRS.values() and os.path.isdir(entry.path):
+            found += [(entry.path, True)] + _tree_files(entry.path, top=False)
+        else:
+            found.append((entry.path, entry.is_symlink()))
+    return found
+
+
+def _pathspecs(trees: Sequence[Path]) -> List[str]:
+    return [relative_to(str(t), REPO_ROOT) for t in trees]
+
+
 def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCache] = None) -> Dict[str, Any]:
     """The catalog of these records: everything the export's files are made from. Each step returns data (the
     `with_` ones the catalog with their facts added) and changes nothing it is given. With `cache`, adapters
@@ -100,7 +146,7 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     site = with_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
     site = with_wanted(site)
     site = with_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
-                             list(chipsets.values()))
+                             list(chipsets.values()), kept=cache is None)
     site = with_answers(site, verdict_by_id)
     site = _with_page_facts(site, chipsets, verdict_by_id)
     return dict(site, adapters=with_pages(site))
@@ -126,13 +172,57 @@ def _with_page_facts(site: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], 
 
 
 def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
-    if out_dir.exists():
+    """Make OUT hold exactly the export's files. A file whose bytes are already there is left alone (its time too,
+    so Hugo, rsync and CI caches see what really changed); the others are written, and every other file in OUT is
+    removed. An OUT holding anything but plain folders and files (a link) is emptied first, as it always was."""
+    existing = _plain_files(out_dir)
+    if existing is None:
         shutil.rmtree(out_dir)
+        existing = set()
+    produced = set()
     for relative, parts in export_files(site, generated_at):
         path = inside(out_dir, relative)
+        produced.add(path)
+        if path in existing and _holds(path, parts):
+            continue
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("w", encoding="utf-8") as out:
             out.writelines(parts)
+    for stale in sorted(existing - produced):
+        stale.unlink()
+    for folder, _, _ in sorted(os.walk(out_dir), reverse=True):  # deepest first: folders the export left empty
+        if folder != str(out_dir) and not os.listdir(folder):
+            os.rmdir(folder)
+
+
+def _plain_files(out_dir: Path) -> Optional[set]:
+    """The files in OUT, or None when OUT holds a link or anything else but folders and regular files."""
+    found: set = set()
+    if not out_dir.exists():
+        return found
+    if not out_dir.is_dir() or out_dir.is_symlink():
+        return None
+    for folder, dirs, files in os.walk(out_dir):
+        for name in dirs + files:
+            path = Path(folder, name)
+            if path.is_symlink() or not (path.is_dir() if name in dirs else path.is_file()):
+                return None
+        found.update(Path(folder, name) for name in files)
+    return found
+
+
+def _holds(path: Path, parts: List[str]) -> bool:
+    """Whether the file at `path` holds exactly these pieces of text, read piece by piece (adapters.json is
+    hundreds of MB at 10,000 products and is never joined into one string)."""
+    try:
+        with path.open("rb") as held:
+            for part in parts:
+                data = part.encode("utf-8")
+                if held.read(len(data)) != data:
+                    return False
+            return held.read(1) == b""
+    except OSError:
+        return False
 
 
 def record_folders(trees: Sequence[Path]) -> List[Path]:
@@ -160,7 +250,7 @@ def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection
             print(problem.render(), file=sys.stderr)
         print(f"export refused: {len(errors)} error(s) in the data (run `uasdb validate`)", file=sys.stderr)
         return None
-    pathspecs = [relative_to(str(t), REPO_ROOT) for t in trees]
+    pathspecs = _pathspecs(trees)
     # Removed records' addresses (data/removed.yaml, already checked): each becomes a redirect page.
     removed = [{k: note[k] for k in ("id", "kind", "redirect", "reason")}
                for tree in trees for note in removal_notes(tree, str)[0]]

@@ -1,6 +1,7 @@
 """`python -m uasdb.publish.watch`: keep the export Hugo's server reads in step with data/ while `make serve` runs.
 
-Polls the record trees ten times a second; when a file changes it re-runs the export in memory, parsing again
+Polls the record trees ten times a second; when a file changes it hashes the trees' files and, when a byte
+changed since the last export (export.inputs_digest), re-runs the export in memory, parsing again
 only the records whose files changed, and writes into OUT (site/data/generated) only the files whose text
 changed, keeping OUT/static/pagefind (the search index `make serve` built once). Hugo's server watches OUT,
 rebuilds and reloads the browser. When the data has errors the last
@@ -23,7 +24,7 @@ from .. import relax_gc
 from ..paths import DATA_DIR, inside
 from ..records.database import LoadCache
 from .adapter import BuildCache
-from .export import prepare, record_folders
+from .export import inputs_digest, prepare, record_folders
 from .files import COMMON_JSON, EncodeMemo, export_files
 
 Snapshot = Dict[str, Tuple[int, int]]
@@ -58,6 +59,10 @@ class State:
         # The envelope's time, fixed at the first export: outside git (or before the first commit) it would be
         # "now" on every edit and change every file the preview serves.
         self.generated_at: Optional[str] = None
+        # The digest of the inputs of the last export (export.inputs_digest) and what it said: a save that changed
+        # no byte (an editor that writes on focus loss, `touch`, a branch switched and back) costs re-hashing.
+        self.inputs: Optional[str] = None
+        self.said: List[str] = []
 
 
 def _existing(out_dir: Path) -> Set[str]:
@@ -81,11 +86,10 @@ def _sync(out_dir: Path, files: Iterable[Tuple[str, List[str]]], state: State) -
     for relative, parts in files:
         text = "".join(parts)
         produced.add(relative)
-        path = inside(out_dir, relative)
         if relative in existing:
             known = state.written.get(relative)
-            if known is None:
-                known = path.read_text(encoding="utf-8")
+            if known is None:  # only what is read or written goes through the guard: resolving every path of
+                known = inside(out_dir, relative).read_text(encoding="utf-8")  # 20,000 files took seconds
             if known == text:
                 state.written[relative] = text
                 continue
@@ -117,12 +121,22 @@ def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None, state: Op
     out_dir = Path(out_dir)
     state = state or State()
     captured = io.StringIO()
+    trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
+    try:
+        inputs: Optional[str] = inputs_digest(trees)
+    except Exception:  # noqa: BLE001 - a tree that cannot be read is for the export to report
+        inputs = None
+    if inputs is not None and inputs == state.inputs:
+        return list(state.said)
+    state.inputs = None  # set again once this export is over, whichever way it ends
     try:
         with contextlib.redirect_stderr(captured):
             prepared = prepare(data_dirs, cache=state.cache, build_cache=state.build)
         problems = [line for line in captured.getvalue().splitlines() if line.strip()]
         if prepared is None:
-            return _keep_last_good(out_dir, state, problems or ["export refused the data (run `uasdb validate`)"])
+            said = _keep_last_good(out_dir, state, problems or ["export refused the data (run `uasdb validate`)"])
+            state.inputs, state.said = inputs, said
+            return said
         catalog, generated_at = prepared
         state.generated_at = state.generated_at or generated_at
         # Every file is rendered before the first is written, so a failure part-way leaves the last good export.
@@ -130,6 +144,7 @@ def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None, state: Op
         for relative, _ in files:
             inside(out_dir, relative)
         _sync(out_dir, files, state)
+        state.inputs, state.said = inputs, []
     except Exception as error:  # noqa: BLE001 - the watcher outlives whatever the file system or the data does
         problems = [line for line in captured.getvalue().splitlines() if line.strip()]
         problem = f"export failed: {type(error).__name__}: {error} (the next change to data/ tries again)"

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..paths import DATA_DIR
+from . import cache as content_cache
 from .kernel_flags import quirk_letters
-from .loader import Loaded, load_file
+from .loader import Loaded, load_file, load_text, read_record
 from .problems import Finding, Problem
 from .reference import KernelTable, UsbIds, load_kernel, load_usbids
 from .rules import checking_rules
@@ -159,12 +160,17 @@ def today_for_checks() -> datetime.date:
 
 
 def _load_one(path: Path):
-    """Read, parse and schema-check one file: the per-file half of `check`, independent of every other file."""
+    """Read, parse and schema-check one file: the per-file half of `check`, independent of every other file. The
+    parse and the schema check depend on the file's bytes and kind alone, so they come from the content cache
+    (records/cache.py) when an earlier run did them."""
     kind = kind_of(path)
-    loaded = load_file(path)
+    raw = read_record(path)
+    loaded, schema_found = (raw, []) if isinstance(raw, Loaded) else _parsed(kind, raw)
+    # The parse named no file (so that its result holds in any copy of the tree); every problem names the file as
+    # the contributor sees it.
     loaded.path = display_path(path)
-    # The loader named the file as it was given; every problem names it as the contributor sees it.
     loaded.problems = [dataclasses.replace(p, file=loaded.path) for p in loaded.problems]
+    schema_found = [dataclasses.replace(p, file=loaded.path) for p in schema_found]
     problems = list(loaded.problems)
     if kind is None:
         problems.append(loaded.problem((), "not inside data/adapters/, data/chipsets/ or data/distributions/",
@@ -172,13 +178,42 @@ def _load_one(path: Path):
         return kind, loaded, problems
     if path.suffix != ".yaml":
         problems.append(loaded.problem((), "record files end in .yaml", f"rename it to {path.stem}.yaml", "file-location"))
-    if loaded.data is not None:
+    problems.extend(schema_found)
+    loaded.problems.extend(schema_found)
+    return kind, loaded, problems
+
+
+def _parsed(kind: Optional[str], raw: bytes) -> Tuple[Loaded, List[Problem]]:
+    """The file parsed with its marks, and what the schema finds in it that the loader did not already explain:
+    from the cache when these bytes were read before as this kind, else worked out (and kept)."""
+    store = content_cache.store()
+    digest = content_cache.content_digest(raw)
+    key = store.key("parsed", kind, digest) if store else ""
+    known = _from_entry(store.get(key)) if store else None
+    if known is not None:
+        return known
+    loaded = load_text("", raw)
+    loaded.digest = digest
+    schema_found: List[Problem] = []
+    if kind is not None and loaded.data is not None:
         # Where the loader already explained a value (alias, unquoted yes), the schema's view of it adds nothing.
         explained = {p.field for p in loaded.problems}
         schema_found = [p for p in schema_problems(kind, loaded) if p.field not in explained]
-        problems.extend(schema_found)
-        loaded.problems.extend(schema_found)
-    return kind, loaded, problems
+    if store:
+        store.put(key, (loaded.data, loaded.marks, loaded.key_marks, loaded.plain_text,
+                        [dataclasses.astuple(p) for p in loaded.problems], loaded.text, digest,
+                        [dataclasses.astuple(p) for p in schema_found]))
+    return loaded, schema_found
+
+
+def _from_entry(entry: Any) -> Optional[Tuple[Loaded, List[Problem]]]:
+    """A `_parsed` result from its cache entry, or None when the entry is not one (a miss)."""
+    try:
+        data, marks, key_marks, plain_text, problems, text, digest, schema_found = entry
+        return (Loaded("", data, marks, key_marks, plain_text, [Problem(*p) for p in problems], text, digest),
+                [Problem(*p) for p in schema_found])
+    except (TypeError, ValueError):
+        return None
 
 
 PARALLEL_FROM_FILES = 400
@@ -250,15 +285,16 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
     rules = checking_rules()
     per_record = [rule for rule in rules if rule.scope != "tree"]
     context_key = (frozenset(chipset_ids), frozenset(ctx.chipset_links.items()), ctx.today, id(ctx.kernel), id(ctx.usbids))
+    # The same context as the content cache's part of a key (the reference tables are in its code version).
+    store = content_cache.store()
+    context_digest = content_cache.content_digest(repr((sorted(map(repr, chipset_ids)), sorted(ctx.chipset_links.items()),
+                                                        ctx.today.isoformat())).encode()) if store else ""
     for record in records:
         known = cache.findings.get(record.path) if cache else None
         if known and known[0] == record.text and known[1] == context_key:
             problems.extend(known[2])
             continue
-        seen_by_rules = _without_too_long(record)
-        found = [record.loaded.problem(finding.field, finding.message, finding.fix, rule.id,
-                                       finding.severity or rule.severity)
-                 for rule in per_record if record.kind in rule.kinds for finding in _safe(rule, seen_by_rules, ctx)]
+        found = _record_findings(record, per_record, ctx, store, context_digest)
         if cache:
             cache.findings[record.path] = (record.text, context_key, found)
         problems.extend(found)
@@ -277,6 +313,24 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
     problems.extend(removal_problems(sorted(roots), records, display_path))
     problems, waived = apply_waivers(sorted(roots), problems, checked, display_path)
     return Result(records, sorted(problems, key=Problem.sort_key), waived)
+
+
+def _record_findings(record: Record, rules: List[Any], ctx: Context, store: Optional[content_cache.Store],
+                     context_digest: str) -> List[Problem]:
+    """What the per-record rules find in one record. A per-record rule sees the record (its bytes, kind and file
+    name) and the context (chipset ids and links, today, the reference tables), nothing else, so its findings are
+    kept in the content cache under those; they are kept without the file's path, which a copy of the tree changes."""
+    key = (store.key("findings", record.kind, os.path.basename(record.path), record.loaded.digest, context_digest)
+           if store and record.loaded.digest else "")
+    known = store.get(key) if key and store else None
+    if not (isinstance(known, list) and all(isinstance(f, tuple) and len(f) == 5 for f in known)):
+        seen_by_rules = _without_too_long(record)
+        known = [(finding.field, finding.message, finding.fix, rule.id, finding.severity or rule.severity)
+                 for rule in rules if record.kind in rule.kinds for finding in _safe(rule, seen_by_rules, ctx)]
+        if key and store:
+            store.put(key, known)
+    return [record.loaded.problem(field_path, message, fix, rule_id, severity)
+            for field_path, message, fix, rule_id, severity in known]
 
 
 def _without_too_long(record: Record) -> Record:

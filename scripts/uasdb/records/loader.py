@@ -13,7 +13,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Union
 
 import yaml
 from yaml.resolver import Resolver
@@ -49,6 +49,7 @@ class Loaded:
     plain_text: Dict[FieldPath, str] = field(default_factory=dict)
     problems: List[Problem] = field(default_factory=list)
     text: str = ""
+    digest: str = ""  # sha256 of the file's bytes, when read through the content cache (records/cache.py)
 
     def position(self, path: FieldPath, at_key: bool = False) -> tuple:
         """Line and column of the value at `path`, or of its nearest ancestor that has one."""
@@ -344,6 +345,13 @@ def load_text(path: str, raw: bytes) -> Loaded:
 def load_file(path) -> Loaded:
     """Read a record: regular files only (never through a link, never a FIFO or device), at most
     MAX_FILE_BYTES + 1 bytes, so no file can hang or exhaust the reader."""
+    raw = read_record(path)
+    return raw if isinstance(raw, Loaded) else load_text(str(path), raw)
+
+
+def read_record(path) -> Union[bytes, Loaded]:
+    """A record file's bytes, or (for a link, a FIFO, a device, an unreadable file) a Loaded saying why not: the
+    half of `load_file` that looks at the file system, so that what depends on the bytes alone can be cached."""
     path = Path(path)
     loaded = Loaded(str(path))
     try:
@@ -356,8 +364,7 @@ def load_file(path) -> Loaded:
             loaded.add((), f"is {kind}, not a regular file", "remove it, or rename it so it does not end in .yaml", "file-not-regular")
             return loaded
         with open(path, "rb", opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))) as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
+            return handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         loaded.add((), f"cannot read file: {exc.strerror}", "check the path and its permissions", "file-unreadable")
         return loaded
-    return load_text(str(path), raw)

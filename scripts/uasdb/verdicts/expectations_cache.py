@@ -1,0 +1,64 @@
+"""The export's expectations step, kept in the content cache (records/cache.py) under the digest of its inputs.
+
+Why: expectations and their leave-one-out evaluation are the largest whole-tree step of the export (about half of
+it at 1,000 products), and they depend on nothing but the catalog so far, the records, the distributions, the
+chipsets and the code (the reference tables they read are in the cache's code version). An export whose records
+did not change since an earlier one reads the step's result back instead. Any change of an input is a new key: a
+miss costs the step's time, never a different answer (tests/test_cache.py compares the exports byte for byte).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Mapping, Optional
+
+from ..records import cache as content_cache
+from . import expectations
+
+
+def with_expectations(site: Mapping[str, Any], records: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
+                      distributions: List[Dict[str, Any]], chipsets: List[Dict[str, Any]],
+                      kept: bool = True) -> Dict[str, Any]:
+    """expectations.with_expectations, or the same result from the cache. The verdicts are worked out from the
+    records alone, so the records stand for them in the key. `kept=False` skips the cache: the watcher exports
+    after an edit, when the inputs are new, and keying them (encoding the catalog) would only add to the wait."""
+    store = content_cache.store() if kept else None
+    key = _key(store, site, records, distributions, chipsets) if store else None
+    known = _from_entry(site, store.get(key)) if store and key else None
+    if known is not None:
+        return known
+    result = expectations.with_expectations(site, records, verdict_by_id, distributions, chipsets)
+    if store and key:
+        store.put(key, ({a["id"]: a["expected"] for a in result["adapters"]},
+                        {usb_id: slot["expected"] for usb_id, slot in result["usb"].items()},
+                        result["expectation_evaluation"]))
+    return result
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not plain data")
+
+
+def _key(store: content_cache.Store, site: Mapping[str, Any], records: List[Dict[str, Any]],
+         distributions: List[Dict[str, Any]], chipsets: List[Dict[str, Any]]) -> Optional[str]:
+    """The inputs' key, or None when one of them is not plain data (then the step is not kept: a value whose text
+    could hide a difference must never make two inputs look the same)."""
+    try:
+        text = json.dumps([site["adapters"], site["usb"], records, distributions, chipsets], ensure_ascii=False,
+                          default=_refuse)
+    except (TypeError, ValueError):
+        return None
+    return store.key("expectations", text)
+
+
+def _from_entry(site: Mapping[str, Any], entry: Any) -> Optional[Dict[str, Any]]:
+    """The catalog with the kept expectations put where with_expectations puts them, or None (a miss) when the
+    entry is not one or does not fit this catalog."""
+    try:
+        by_adapter, by_usb_id, evaluation = entry
+        adapters = [dict(adapter, expected=by_adapter[adapter["id"]]) for adapter in site["adapters"]]
+        usb = {usb_id: dict(slot, expected=by_usb_id[usb_id]) for usb_id, slot in site["usb"].items()}
+    except (TypeError, ValueError, KeyError):
+        return None
+    if len(by_adapter) != len(adapters) or len(by_usb_id) != len(usb) or not isinstance(evaluation, dict):
+        return None
+    return dict(site, adapters=adapters, usb=usb, expectation_evaluation=evaluation)
