@@ -127,9 +127,12 @@ def _with_page_facts(site: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], 
 def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
     if out_dir.exists():
         shutil.rmtree(out_dir)
+    folders = set()  # made already
     for relative, parts in export_files(site, generated_at):
         path = inside(out_dir, relative)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent not in folders:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(path.parent)
         with path.open("w", encoding="utf-8") as out:
             out.writelines(parts)
 
