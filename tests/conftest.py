@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import json
 import os
@@ -16,6 +17,19 @@ from pathlib import Path
 import pytest
 
 from helpers import BASE_CHIPSET, REPO, problems_in
+from uasdb import relax_gc
+
+
+def pytest_configure(config):
+    relax_gc()  # as the CLI runs: the checker and the export build many objects that hold no cycles
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session):
+    """The modules and test items collected live until the session ends: kept out of every later collection of
+    cycles (gc.freeze), which otherwise walks them again and again (a second or two of CPU over the fast lane)."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture
