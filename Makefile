@@ -134,9 +134,11 @@ PYTEST = PYTHONDONTWRITEBYTECODE= $(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(P
 # The fast lane's tests; each may take at most 2 s of CPU (--budget, tests/conftest.py): a slower one is marked slow.
 FAST_LANE := not browser and not reference and not slow and not realdata
 
+# fmt remembers in .uasdb-cache/ the records it found canonical, byte for byte, and parses only the others again
+# (3 s of CPU saved on each commit; `uasdb fmt --help`).
 check: venv lint
 	PYTHONDONTWRITEBYTECODE= $(UASDB) validate
-	PYTHONDONTWRITEBYTECODE= $(UASDB) fmt --check
+	PYTHONDONTWRITEBYTECODE= $(UASDB) fmt --check --cache-dir .uasdb-cache
 	$(PYTEST) -q -m "$(FAST_LANE)" --budget=2
 
 # Every test (as `make test` runs them), then the slowest 20 and each lane's total, wall and CPU time.
@@ -177,4 +179,4 @@ bench-site: site debian-packages
 	$(PY) -m uasdb.tools.bench_site --site public
 
 clean:
-	rm -rf public site/data/generated site/resources .pytest_cache .mypy_cache .ruff_cache .test-cache
+	rm -rf public site/data/generated site/resources .pytest_cache .mypy_cache .ruff_cache .test-cache .uasdb-cache

@@ -25,7 +25,7 @@ def pytest_configure(config):
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_collection_finish(session):
+def pytest_collection_finish():
     """The modules and test items collected live until the session ends: kept out of every later collection of
     cycles (gc.freeze), which otherwise walks them again and again (a second or two of CPU over the fast lane)."""
     gc.collect()

@@ -111,7 +111,8 @@ def _evaluate(records, as_json: bool) -> int:
 
 def cmd_fmt(args) -> int:
     from .records.fmt import run_fmt
-    return run_fmt([Path(p) for p in args.paths], check_only=args.check)
+    return run_fmt([Path(p) for p in args.paths], check_only=args.check,
+                   cache_dir=Path(args.cache_dir) if args.cache_dir else None)
 
 
 def cmd_new(args) -> int:
@@ -179,6 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("fmt", help="rewrite records in canonical key order and layout, comments kept")
     p.add_argument("--check", action="store_true", help="change nothing; list files that need formatting, exit 1 if any")
+    p.add_argument("--cache-dir", metavar="DIR", help="remember the files found canonical in DIR and skip them while "
+                   "their bytes, the schemas and the formatter are unchanged (make check: .uasdb-cache)")
     p.add_argument("paths", nargs="*", help="files or folders (default: all of data/)")
     p.set_defaults(func=cmd_fmt)
 

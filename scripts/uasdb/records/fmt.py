@@ -6,11 +6,15 @@ schema does not know keep their place at the end (validate reports them).
 """
 from __future__ import annotations
 
+import hashlib
 import io
+import json
+import os
 import re
+import stat
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -166,11 +170,76 @@ def _detab_indent(line: str) -> str:
     return indent.replace("\t", "  ") + stripped
 
 
-def run_fmt(paths: List[Path], check_only: bool) -> int:
+class CanonicalCache:
+    """The records `fmt` found already in canonical layout, kept in DIR/fmt-canonical.json between runs (`uasdb fmt
+    --cache-dir DIR`; `make check` keeps one in .uasdb-cache/): each as a digest of its kind and its exact bytes. A
+    file whose bytes are listed would come out of `canonical_text` as it is, so it is not parsed again; any other
+    file is formatted (or checked) in full, and nothing else is kept, so every message is the one a run without the
+    cache prints. The list holds only while what decides the layout is unchanged (this module, the loader, the
+    schemas' key order, ruamel.yaml, PyYAML and Python): otherwise it starts empty."""
+
+    def __init__(self, folder: Path):
+        import ruamel.yaml
+        import yaml as pyyaml
+
+        from . import loader, problems
+        self.file = Path(folder) / "fmt-canonical.json"
+        key = hashlib.sha256()
+        for module in (sys.modules[__name__], loader, problems):
+            key.update(Path(str(module.__file__)).read_bytes())
+        for kind in ("adapter", "chipset", "distribution"):
+            key.update(json.dumps(load_schema(kind)).encode("utf-8"))
+        key.update(f"{ruamel.yaml.__version__} {pyyaml.__version__} {sys.version}".encode("utf-8"))
+        self.key = key.hexdigest()
+        self.known: Set[str] = set()
+        try:
+            stored = json.loads(self.file.read_text(encoding="utf-8"))
+            if stored.get("key") == self.key:
+                self.known = set(stored["canonical"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pass  # no cache yet, or one this version cannot read: start empty
+        self._saved = set(self.known)
+
+    @staticmethod
+    def digest(kind: str, raw: bytes) -> str:
+        return hashlib.sha256(kind.encode("utf-8") + b"\0" + raw).hexdigest()
+
+    def save(self) -> None:
+        if self.known == self._saved:
+            return
+        try:
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            partial = self.file.with_name(f"{self.file.name}.{os.getpid()}.part")
+            partial.write_text(json.dumps({"key": self.key, "canonical": sorted(self.known)}), encoding="utf-8")
+            partial.replace(self.file)
+        except OSError as error:  # a cache that cannot be written costs time, never a result
+            print(f"fmt: cache not saved: {error}", file=sys.stderr)
+
+
+def _plain_bytes(path: Path) -> Optional[bytes]:
+    """The bytes of a regular file of at most MAX_FILE_BYTES, read as load_file reads it; None for anything else."""
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+            return None
+        with open(path, "rb", opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))) as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return None
+    return raw if len(raw) <= MAX_FILE_BYTES else None
+
+
+def run_fmt(paths: List[Path], check_only: bool, cache_dir: Optional[Path] = None) -> int:
     changed: List[str] = []
     unparsable: List[Tuple[str, str]] = []  # (file as shown, why it was not formatted)
     refused: List[str] = []
+    cache = CanonicalCache(cache_dir) if cache_dir is not None else None
     for path in discover(paths):
+        kind = kind_of(path)
+        if cache is not None and kind is not None:
+            known = _plain_bytes(path)
+            if known is not None and cache.digest(kind, known) in cache.known:
+                continue  # canonical as it is: nothing to write, nothing to say
         shown = display_path(path)
         loaded = load_file(path)  # regular files only, bounded: never through a link, never a FIFO
         if loaded.data is None and any(p.rule in ("file-not-regular", "file-unreadable", "file-too-large") for p in loaded.problems):
@@ -192,6 +261,10 @@ def run_fmt(paths: List[Path], check_only: bool) -> int:
             changed.append(shown)
             if not check_only:
                 path.write_text(formatted, encoding="utf-8", newline="\n")
+        elif cache is not None and kind is not None:
+            cache.known.add(cache.digest(kind, raw))
+    if cache is not None:
+        cache.save()
     for name, why in unparsable:
         print(f"{name}: not formatted: {why} — run `uasdb validate {name}` for every problem", file=sys.stderr)
     if check_only:
