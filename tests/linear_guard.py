@@ -80,10 +80,13 @@ def python_literal_patterns() -> Dict[str, "re.Pattern[str]"]:
     found: Dict[str, "re.Pattern[str]"] = {}
     for path in sorted(SCRIPTS.rglob("*.py")):
         source = path.read_text(encoding="utf-8")
-        tree = ast.parse(source)
-        names = _compiled_names(tree)
-        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-        for node in ast.walk(tree):
+        if not re.search(r"\bre\b", source):
+            continue  # no name `re` anywhere, so no re.<call>: not parsed
+        nodes = list(ast.walk(ast.parse(source)))  # walked once: each pass below reads the list
+        names = _compiled_names(nodes)
+        # The one parent asked about: the attribute a call is read from (`re.compile(…).match`).
+        parents = {id(node.value): node for node in nodes if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call)}
+        for node in nodes:
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _RE_CALLS
                     and isinstance(node.func.value, ast.Name) and node.func.value.id == "re" and node.args):
                 continue
@@ -100,8 +103,8 @@ def python_literal_patterns() -> Dict[str, "re.Pattern[str]"]:
             found[name] = re.compile(pattern.value, flags or 0)
             if node.func.attr in ANCHORED:
                 MODES[name] = "anchored"
-            elif node.func.attr == "compile" and isinstance(parents.get(node), ast.Attribute):
-                MODES[name] = "anchored" if parents[node].attr in ANCHORED else "search"  # re.compile(…).match(…)
+            elif node.func.attr == "compile" and id(node) in parents:
+                MODES[name] = "anchored" if parents[id(node)].attr in ANCHORED else "search"  # re.compile(…).match(…)
             elif node.func.attr == "compile":
                 methods = names.get(node.lineno)
                 MODES[name] = "anchored" if methods and methods <= ANCHORED else "search"
@@ -110,22 +113,22 @@ def python_literal_patterns() -> Dict[str, "re.Pattern[str]"]:
     return found
 
 
-def _compiled_names(tree: ast.AST) -> Dict[int, set]:
+def _compiled_names(nodes: List[ast.AST]) -> Dict[int, set]:
     """For each `NAME = re.compile(…)` (by its line), the methods the module calls on NAME; a NAME used in any
-    other way (passed on, put in a table) gets "*", so it counts as searched."""
+    other way (passed on, put in a table) gets "*", so it counts as searched. `nodes`: the module's, walked."""
     assigned: Dict[str, int] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
                 and node.value.func.attr == "compile":
             assigned[node.targets[0].id] = node.value.lineno
     methods: Dict[int, set] = {line: set() for line in assigned.values()}
     attributes = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in assigned:
             methods[assigned[node.value.id]].add(node.attr)
             attributes.add(id(node.value))
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in assigned and id(node) not in attributes:
             methods[assigned[node.id]].add("*")
     return methods
