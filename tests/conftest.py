@@ -56,8 +56,12 @@ class RealCatalog:
     difference fails the session (a test that needs to change something copies it first)."""
 
     def __init__(self, scratch: Path):
+        from uasdb.records.database import LoadCache
         self._scratch = scratch
         self.digests: dict = {}
+        # `check` and the export's own check read the same files: parsed and checked once (each call still gets
+        # objects of its own, LoadCache unpickles them afresh).
+        self._load_cache = LoadCache()
 
     def _digest(self, name: str) -> str:
         if name == "check":
@@ -79,13 +83,13 @@ class RealCatalog:
     def check(self):
         from uasdb.records.database import check
         with charged_to_session():
-            return self._made("check", check())
+            return self._made("check", check(cache=self._load_cache))
 
     @cached_property
     def _prepared(self):
         from uasdb.publish.export import prepare
         with charged_to_session():
-            prepared = prepare()
+            prepared = prepare(cache=self._load_cache)
             assert prepared is not None, "data/ has errors: run `uasdb validate`"
             return self._made("_prepared", prepared)
 
