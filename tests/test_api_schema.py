@@ -45,7 +45,9 @@ def _problems(out: Path):
     for path, relative in _api_files(out):
         definition = _definition_for(relative)
         seen.add(definition)
-        validator = validators.setdefault(definition, _validator(definition))
+        if definition not in validators:  # one validator per kind of file (made once: it resolves its $refs once)
+            validators[definition] = _validator(definition)
+        validator = validators[definition]
         for error in validator.iter_errors(json.loads(path.read_text(encoding="utf-8"))):
             problems.append(f"{relative}: {'/'.join(map(str, error.absolute_path))}: {error.message}")
             if len(problems) > 20:

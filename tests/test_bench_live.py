@@ -50,7 +50,8 @@ def test_an_edit_is_timed_alone_the_undo_shown_first(tmp_path):
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
     handler.log_message = lambda *args: None  # type: ignore[attr-defined]
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # Polled every 50 ms, so shutdown() below returns at once (the default half-second poll was a third of the test).
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
     try:
         assert _wait_for(url, "live-edit-0", timeout=2) is not None

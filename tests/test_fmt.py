@@ -187,3 +187,56 @@ def test_formatting_never_changes_the_data(name, notes, comment, shuffle):
     text = canonical_text(path(), raw.encode())
     if text is not None:
         assert load_text("a.yaml", text.encode()).data == before.data
+
+
+def test_the_cache_skips_only_files_it_saw_canonical_and_says_what_a_run_without_it_says(tmp_path, monkeypatch):
+    """`fmt` (with the content cache, as make check runs it) parses a file again unless its exact bytes were found canonical before: an
+    edit, a file made a link to a canonical one, or a stale or broken cache all give the full run's answer."""
+    import uasdb.records.fmt as fmt
+    adapters = tmp_path / "data" / "adapters"
+    adapters.mkdir(parents=True)
+    good, other = adapters / "acme.yaml", adapters / "other.yaml"
+    good.write_text(canonical_text(path(), SCRAMBLED.encode()))
+    other.write_text(canonical_text(path(), SCRAMBLED.replace("acme", "other").encode()))
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("UASDB_CACHE_DIR", str(cache))
+    monkeypatch.delenv("UASDB_CACHE", raising=False)
+    formatted = []
+    real = fmt.canonical_text
+    monkeypatch.setattr(fmt, "canonical_text", lambda p, raw: formatted.append(p.name) or real(p, raw))
+    first = run_fmt("--check", "data", cwd=tmp_path)
+    assert (first.returncode, first.stdout, first.stderr) == (0, "", "") and formatted == ["acme.yaml", "other.yaml"]
+    formatted.clear()
+    again = run_fmt("--check", "data", cwd=tmp_path)
+    assert (again.returncode, again.stdout, again.stderr) == (0, "", "") and formatted == []
+    # An edit out of the canonical layout is found, as without the cache.
+    good.write_text(SCRAMBLED)
+    edited = run_fmt("--check", "data", cwd=tmp_path)
+    assert edited.returncode == 1 and "acme.yaml: needs formatting" in edited.stdout and formatted == ["acme.yaml"]
+    plain = run_fmt("--check", "--no-cache", "data", cwd=tmp_path)
+    assert (edited.returncode, edited.stdout, edited.stderr) == (plain.returncode, plain.stdout, plain.stderr)
+    # A link to a file the cache knows is canonical is still refused: records are plain files.
+    good.unlink()
+    good.symlink_to(other)
+    linked = run_fmt("--check", "data", cwd=tmp_path)
+    assert linked.returncode == 1 and "acme.yaml: not formatted: is a symbolic link" in linked.stderr
+    good.unlink()
+    good.write_text(canonical_text(path(), SCRAMBLED.encode()))
+    # An entry of another shape, or damaged bytes, is not trusted: every file is formatted again.
+    from uasdb.records.cache import store
+    entry = fmt.CanonicalCache(store())
+    for damage in ("shape", "bytes"):
+        if damage == "shape":
+            entry.store.put(entry.key, {"acme.yaml": True})
+        else:
+            for stored in cache.rglob("*"):
+                if stored.is_file():
+                    stored.write_bytes(b"not an entry")
+        formatted.clear()
+        result = run_fmt("--check", "data", cwd=tmp_path)
+        assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+        assert formatted == ["acme.yaml", "other.yaml"]
+    # --no-cache does not read it.
+    formatted.clear()
+    assert run_fmt("--check", "--no-cache", "data", cwd=tmp_path).returncode == 0
+    assert formatted == ["acme.yaml", "other.yaml"]

@@ -286,6 +286,20 @@ def test_yaml_scalar_reads_back_as_the_same_text(value):
     assert loaded.problems == [] and loaded.data["key"] == value
 
 
+def _probe_in_process(args: List[str], cwd: Path) -> subprocess.CompletedProcess:
+    """`python -m uasdb.probe ARGS` as probe_cli.main(ARGS) in this process, run in `cwd`, its output captured."""
+    import contextlib
+    import io
+    out, err, before = io.StringIO(), io.StringIO(), os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = probe_cli.main(args)
+    finally:
+        os.chdir(before)
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
 def test_probe_py_is_stand_alone(tmp_path):
     """The file the site serves as /probe.py: only the standard library, Python 3.9 syntax, no package-relative
     imports, and it runs from a bare copy with -I (isolated) exactly as the package does."""
@@ -298,12 +312,15 @@ def test_probe_py_is_stand_alone(tmp_path):
     copy = tmp_path / "probe.py"
     copy.write_text(source, encoding="utf-8")
     outputs = {}
-    for fixture in sorted(TREES.iterdir()):
+    for number, fixture in enumerate(sorted(TREES.iterdir())):
         args = ["--root", str(fixture), "--handle", "octocat", "--data", str(HERE.parent / "data")]
         done = subprocess.run([sys.executable, "-I", str(copy), *args], capture_output=True, text=True, cwd=tmp_path,
                               timeout=60)
-        package = subprocess.run([sys.executable, "-m", "uasdb.probe", *args], capture_output=True, text=True,
-                                 cwd=tmp_path, timeout=60, env={**os.environ, "PYTHONPATH": str(HERE.parent / "scripts")})
+        if number == 0:  # `python -m uasdb.probe` itself, once
+            package = subprocess.run([sys.executable, "-m", "uasdb.probe", *args], capture_output=True, text=True,
+                                     cwd=tmp_path, timeout=60, env={**os.environ, "PYTHONPATH": str(HERE.parent / "scripts")})
+        else:  # the package's own main() in this process, its output captured (no interpreter to start)
+            package = _probe_in_process(args, cwd=tmp_path)
         assert (done.returncode, done.stdout, done.stderr) == (package.returncode, package.stdout, package.stderr), fixture.name
         outputs[fixture.name] = done.stdout
     assert "- date: " in outputs["pi4-uas"] and "uas: works" in outputs["pi4-uas"]

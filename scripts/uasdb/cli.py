@@ -185,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("fmt", help="rewrite records in canonical key order and layout, comments kept")
     p.add_argument("--check", action="store_true", help="change nothing; list files that need formatting, exit 1 if any")
+    p.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
     p.add_argument("paths", nargs="*", help="files or folders (default: all of data/)")
     p.set_defaults(func=cmd_fmt)
 

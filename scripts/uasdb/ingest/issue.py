@@ -22,6 +22,7 @@ checked with the same schema and rules as `uasdb validate` before anything is wr
 """
 from __future__ import annotations
 
+import copy
 import datetime
 import re
 import shutil
@@ -107,7 +108,14 @@ class Issue:
 
 def form_fields(form_path: Path = FORM_PATH) -> Dict[str, Dict[str, Any]]:
     """Field id -> {label, type, required, options (schema values for dropdowns)} from the issue form."""
-    form = pyyaml.safe_load(form_path.read_text(encoding="utf-8"))
+    return copy.deepcopy(_form_fields(form_path.read_text(encoding="utf-8")))
+
+
+@lru_cache(maxsize=8)
+def _form_fields(text: str) -> Dict[str, Dict[str, Any]]:
+    """form_fields of the form's text, worked out once per text (reading the form's YAML took most of the time a
+    short issue takes to parse); callers get a copy each."""
+    form = pyyaml.safe_load(text)
     fields: Dict[str, Dict[str, Any]] = {}
     for item in form["body"]:
         if item["type"] == "markdown":

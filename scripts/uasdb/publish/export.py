@@ -180,12 +180,15 @@ def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
         shutil.rmtree(out_dir)
         existing = set()
     produced = set()
+    folders = set()  # made already
     for relative, parts in export_files(site, generated_at):
         path = inside(out_dir, relative)
         produced.add(path)
         if path in existing and _holds(path, parts):
             continue
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent not in folders:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(path.parent)
         with path.open("w", encoding="utf-8") as out:
             out.writelines(parts)
     for stale in sorted(existing - produced):

@@ -76,14 +76,16 @@ def _existing(out_dir: Path) -> Set[str]:
     return found
 
 
-def _sync(out_dir: Path, files: Iterable[Tuple[str, List[str]]], state: State) -> int:
-    """Make OUT hold `files`, writing only those whose text differs from what is there and removing files the
-    export no longer has. Hugo's server rebuilds on every file event, and one edited record changes a handful of
-    the API's files, so leaving the rest alone keeps a live edit quick. Returns how many files changed."""
+def _sync(out_dir: Path, files: Iterable[Tuple[str, Path, List[str]]], state: State) -> int:
+    """Make OUT hold `files` (each relative path with where `inside` put it, and its text), writing only those
+    whose text differs from what is there and removing files the export no longer has. Hugo's server rebuilds on
+    every file event, and one edited record changes a handful of the API's files, so leaving the rest alone keeps
+    a live edit quick. Returns how many files changed."""
     changed = 0
     existing = _existing(out_dir)
     produced = set()
-    for relative, parts in files:
+    folders: Set[Path] = set()  # made already in this sync
+    for relative, path, parts in files:
         text = "".join(parts)
         produced.add(relative)
         if relative in existing:
@@ -93,7 +95,10 @@ def _sync(out_dir: Path, files: Iterable[Tuple[str, List[str]]], state: State) -
             if known == text:
                 state.written[relative] = text
                 continue
-        _replace(out_dir, relative, text)
+        if path.parent not in folders:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(path.parent)
+        _replace(out_dir, path, text)
         state.written[relative] = text
         changed += 1
     for relative in sorted(existing - produced):
@@ -103,13 +108,12 @@ def _sync(out_dir: Path, files: Iterable[Tuple[str, List[str]]], state: State) -
     return changed
 
 
-def _replace(out_dir: Path, relative: str, text: str) -> None:
-    """Put `text` at OUT/relative in one step: written beside OUT's mounted folders, then renamed over the old
-    file. Hugo's server reads a file as soon as it changes; a large file takes a moment to write, and Hugo once
-    read one half-written (an empty export, then no further rebuild). Hugo mounts the folders (data/, api/, static/),
-    not the files, so it sees the renamed file as the change it is."""
-    path = inside(out_dir, relative)
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _replace(out_dir: Path, path: Path, text: str) -> None:
+    """Put `text` at `path` (a file in OUT that `inside` gave, whose folder exists) in one step: written beside
+    OUT's mounted folders, then renamed over the old file. Hugo's server reads a file as soon as it changes; a
+    large file takes a moment to write, and Hugo once read one half-written (an empty export, then no further
+    rebuild). Hugo mounts the folders (data/, api/, static/), not the files, so it sees the renamed file as the
+    change it is."""
     staging = out_dir / f".writing-{os.getpid()}"
     staging.write_text(text, encoding="utf-8")
     os.replace(staging, path)
@@ -139,10 +143,10 @@ def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None, state: Op
             return said
         catalog, generated_at = prepared
         state.generated_at = state.generated_at or generated_at
-        # Every file is rendered before the first is written, so a failure part-way leaves the last good export.
-        files = [(relative, ["".join(parts)]) for relative, parts in export_files(catalog, state.generated_at, memo=state.memo)]
-        for relative, _ in files:
-            inside(out_dir, relative)
+        # Every file is rendered, and its path checked, before the first is written, so a failure part-way leaves
+        # the last good export.
+        files = [(relative, inside(out_dir, relative), ["".join(parts)])
+                 for relative, parts in export_files(catalog, state.generated_at, memo=state.memo)]
         _sync(out_dir, files, state)
         state.inputs, state.said = inputs, []
     except Exception as error:  # noqa: BLE001 - the watcher outlives whatever the file system or the data does
@@ -163,7 +167,7 @@ def _keep_last_good(out_dir: Path, state: State, problems: List[str]) -> List[st
     if common_json.is_file():
         payload = json.loads(common_json.read_text(encoding="utf-8"))
         payload["serve_errors"] = problems
-        _replace(out_dir, COMMON_JSON, json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n")
+        _replace(out_dir, inside(out_dir, COMMON_JSON), json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n")
         state.written.pop(COMMON_JSON, None)
     return problems
 

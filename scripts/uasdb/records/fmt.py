@@ -6,16 +6,20 @@ schema does not know keep their place at the end (validate reports them).
 """
 from __future__ import annotations
 
+import hashlib
 import io
+import os
 import re
+import stat
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
+from .cache import Store, store
 from .database import discover, display_path, kind_of
 from .loader import MAX_FILE_BYTES, load_file, load_text
 from .schema import load_schema
@@ -166,11 +170,58 @@ def _detab_indent(line: str) -> str:
     return indent.replace("\t", "  ") + stripped
 
 
+class CanonicalCache:
+    """The records `fmt` found already in canonical layout, kept between runs in the content cache
+    (records/cache.py: `.cache/uasdb/`, off with UASDB_CACHE=off or `--no-cache`) as one entry: the digests of each
+    record's kind and exact bytes. A file whose bytes are listed would come out of `canonical_text` as it is, so it
+    is not parsed again; any other file is formatted (or checked) in full, and nothing else is kept, so every
+    message is the one a run without the cache prints. The store's code version covers this module, the loader and
+    the schemas' key order; the entry's key adds ruamel.yaml's version, the writer's own."""
+
+    def __init__(self, store: Store):
+        import ruamel.yaml
+
+        self.store = store
+        self.key = store.key("fmt canonical", ruamel.yaml.__version__)
+        stored = store.get(self.key)
+        valid = isinstance(stored, list) and all(isinstance(d, str) for d in stored)
+        self.known: Set[str] = set(stored) if valid and stored else set()  # anything else: start empty
+        self._saved = set(self.known)
+
+    @staticmethod
+    def digest(kind: str, raw: bytes) -> str:
+        return hashlib.sha256(kind.encode("utf-8") + b"\0" + raw).hexdigest()
+
+    def save(self) -> None:
+        if self.known != self._saved:
+            self.store.put(self.key, sorted(self.known))  # a cache that cannot be written costs time, never a result
+
+
+def _plain_bytes(path: Path) -> Optional[bytes]:
+    """The bytes of a regular file of at most MAX_FILE_BYTES, read as load_file reads it; None for anything else."""
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+            return None
+        with open(path, "rb", opener=lambda p, flags: os.open(p, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))) as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return None
+    return raw if len(raw) <= MAX_FILE_BYTES else None
+
+
 def run_fmt(paths: List[Path], check_only: bool) -> int:
     changed: List[str] = []
     unparsable: List[Tuple[str, str]] = []  # (file as shown, why it was not formatted)
     refused: List[str] = []
+    found = store()
+    cache = CanonicalCache(found) if found is not None else None
     for path in discover(paths):
+        kind = kind_of(path)
+        if cache is not None and kind is not None:
+            known = _plain_bytes(path)
+            if known is not None and cache.digest(kind, known) in cache.known:
+                continue  # canonical as it is: nothing to write, nothing to say
         shown = display_path(path)
         loaded = load_file(path)  # regular files only, bounded: never through a link, never a FIFO
         if loaded.data is None and any(p.rule in ("file-not-regular", "file-unreadable", "file-too-large") for p in loaded.problems):
@@ -192,6 +243,10 @@ def run_fmt(paths: List[Path], check_only: bool) -> int:
             changed.append(shown)
             if not check_only:
                 path.write_text(formatted, encoding="utf-8", newline="\n")
+        elif cache is not None and kind is not None:
+            cache.known.add(cache.digest(kind, raw))
+    if cache is not None:
+        cache.save()
     for name, why in unparsable:
         print(f"{name}: not formatted: {why} — run `uasdb validate {name}` for every problem", file=sys.stderr)
     if check_only:

@@ -185,15 +185,16 @@ def site_queries(public: Path) -> Dict[str, str]:
     }
 
 
-def measure_search(public: Path, queries: Optional[Dict[str, str]] = None) -> Dict[str, object]:
+def measure_search(public: Path, queries: Optional[Dict[str, str]] = None, browser: Any = None) -> Dict[str, object]:
     """Each query's figures (search_<kind>_<figure>), and the worst warm query's as search_ms and search_kb (the
-    targets: <= 300 ms from the last key to the first result, <= 150 KB fetched after the page is idle)."""
+    targets: <= 300 ms from the last key to the first result, <= 150 KB fetched after the page is idle). In
+    `browser` when given (each query opens contexts of its own), else in a Chromium started for it."""
     queries = queries or site_queries(public)
     figures: Dict[str, object] = {}
     server = pages_server(public)
     server.start()
     try:
-        with _browser() as browser:
+        with (contextlib.nullcontext(browser) if browser is not None else _browser()) as browser:
             for kind, query in queries.items():
                 measured = measure_query(browser, server, query)
                 figures[f"search_{kind}_query"] = query
@@ -229,22 +230,24 @@ def _two_ids(public: Path) -> List[str]:
     return [r["key"] for r in rows if r["products"]][:2]
 
 
-def measure_check(public: Path) -> Dict[str, object]:
+def measure_check(public: Path, browser: Any = None) -> Dict[str, object]:
     """Every byte /check/ fetches from navigation to the result of a two-ID paste, counted at the server as
-    GitHub Pages sends it (gzip for HTML, CSS, JS and JSON)."""
+    GitHub Pages sends it (gzip for HTML, CSS, JS and JSON). In `browser` when given (in a context of its own)."""
     ids = _two_ids(public)
     paste = "\n".join(f"Bus 002 Device 00{n + 2}: ID {key} Mass Storage" for n, key in enumerate(ids))
     server = pages_server(public)
     server.start()
     try:
-        with _browser() as browser:
-            page = browser.new_page()
+        with (contextlib.nullcontext(browser) if browser is not None else _browser()) as browser:
+            context = browser.new_context()  # an empty cache, as a first visit has
+            page = context.new_page()
             page.goto(server.url + "/check/", wait_until="networkidle")
             page.locator("#check-paste").fill(paste)
             page.get_by_role("button", name="Check").click()
             page.locator(".check-status").filter(has_text="Found").wait_for(timeout=30000)
             _settle(server)
             fetched = list(server.requests)
+            context.close()
     finally:
         server.stop()
     return {"check_two_ids_kb": _kb(fetched), "check_two_ids_requests": len(fetched), "check_two_ids": " ".join(ids)}
