@@ -9,8 +9,8 @@ import io
 import os
 import signal
 import subprocess
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Dict, Iterable, List, Mapping, Optional
 
 import yaml
 
@@ -20,7 +20,7 @@ from uasdb.tools.synth import RecordDumper  # quotes what YAML 1.1 or 1.2 would 
 TODAY = datetime.date(2026, 11, 21)
 REPO = Path(__file__).resolve().parents[1]
 
-BASE_ADAPTER: Dict = {
+BASE_ADAPTER: dict = {
     "id": "acme-box",
     "name": "Acme Box USB 3.0 SATA enclosure",
     "kind": "enclosure",
@@ -35,13 +35,13 @@ BASE_ADAPTER: Dict = {
         "uas": "works",
     }],
 }
-BASE_CHIPSET: Dict = {
+BASE_CHIPSET: dict = {
     "id": "jms578", "name": "JMS578", "maker": "JMicron", "drive_interface": "sata", "uas": True,
     "sources": ["https://example.org/jms578"],
 }
 
 
-def adapter(**changes) -> Dict:
+def adapter(**changes) -> dict:
     """BASE_ADAPTER with top-level changes; `report` merges into the first report."""
     record = copy.deepcopy(BASE_ADAPTER)
     report_changes = changes.pop("report", None)
@@ -52,7 +52,7 @@ def adapter(**changes) -> Dict:
     return {k: v for k, v in record.items() if v is not None}
 
 
-def write_tree(root: Path, adapters: Iterable[Dict] = (), chipsets: Iterable[Dict] = (BASE_CHIPSET,)) -> Path:
+def write_tree(root: Path, adapters: Iterable[dict] = (), chipsets: Iterable[dict] = (BASE_CHIPSET,)) -> Path:
     data = root / "data"
     for kind, records in (("adapters", adapters), ("chipsets", chipsets)):
         folder = data / kind
@@ -64,18 +64,18 @@ def write_tree(root: Path, adapters: Iterable[Dict] = (), chipsets: Iterable[Dic
     return data
 
 
-def problems_in(root: Path, adapters: Iterable[Dict] = (), chipsets: Iterable[Dict] = (BASE_CHIPSET,)) -> List:
+def problems_in(root: Path, adapters: Iterable[dict] = (), chipsets: Iterable[dict] = (BASE_CHIPSET,)) -> list:
     data = write_tree(root, adapters, chipsets)
     return check([data], today=TODAY).problems
 
 
-def rule_hits(problems, rule_id: str) -> List[str]:
+def rule_hits(problems, rule_id: str) -> list[str]:
     """Field paths (as text) where `rule_id` fired."""
     from uasdb.records.problems import field_path_text
     return [field_path_text(p.field) for p in problems if p.rule == rule_id]
 
 
-def run_uasdb(*args, cwd: Optional[Path] = None, env: Optional[Mapping[str, str]] = None,
+def run_uasdb(*args, cwd: Path | None = None, env: Mapping[str, str] | None = None,
               timeout: float = 60) -> subprocess.CompletedProcess:
     """`uasdb ARGS` run in this process (`cli.main(argv)`, as check-jsonschema's acceptance tests do), its output
     captured: the answer a subprocess would give, without starting Python again (0.03 s instead of 0.8 s). `cwd` and

@@ -1,5 +1,5 @@
 """Small reference tables for rule tests: the fixture kernel tree and usb.ids excerpt, not data/."""
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -15,19 +15,19 @@ from uasdb.records.rules import all_rules
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
-@lru_cache(maxsize=None)
+@cache
 def fixture_kernel() -> KernelTable:
     data = kernel.parse_kernel(kernel.read_sources(FIXTURES / "kernel-tree"))
     return KernelTable.from_dict(yaml.safe_load(kernel.render(data, "test", None)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def fixture_usbids() -> UsbIds:
     parsed = usbids.parse_usbids((FIXTURES / "usb-ids" / "usb.ids").read_text(encoding="utf-8"), "usb.ids")
     return UsbIds(parsed["version"], parsed["vendors"], parsed["products"])
 
 
-@lru_cache(maxsize=None)
+@cache
 def fixture_drivedb() -> DriveDb:
     return DriveDb.from_dict(drivedb.parse_drivedb((FIXTURES / "drivedb" / "drivedb.h").read_text(encoding="utf-8"), "drivedb.h"))
 

@@ -28,7 +28,7 @@ import pkgutil
 import re
 import signal
 import time
-from typing import Callable, Dict, Iterable, List, Optional, Tuple
+from collections.abc import Callable, Iterable
 
 from helpers import REPO
 
@@ -61,7 +61,7 @@ _FLAG_NAMES = {"I": re.I, "IGNORECASE": re.I, "M": re.M, "MULTILINE": re.M, "S":
 # ---------------------------------------------------------------------------------------------------------------
 # Enumeration
 # ---------------------------------------------------------------------------------------------------------------
-def _flags(node: Optional[ast.AST]) -> Optional[int]:
+def _flags(node: ast.AST | None) -> int | None:
     if node is None:
         return 0
     if isinstance(node, ast.Attribute) and node.attr in _FLAG_NAMES:
@@ -77,12 +77,12 @@ ANCHORED = {"match", "fullmatch"}
 
 # How each pattern is used, by its name in python_patterns(): "anchored" (only match/fullmatch: read from the
 # start of the text) or "search" (from every position, as search, findall, sub and split read).
-MODES: Dict[str, str] = {}
+MODES: dict[str, str] = {}
 
 
-def python_literal_patterns() -> Dict[str, "re.Pattern[str]"]:
+def python_literal_patterns() -> dict[str, re.Pattern[str]]:
     """Every `re.<call>("literal", …)` under scripts/uasdb/, by `file:line`."""
-    found: Dict[str, "re.Pattern[str]"] = {}
+    found: dict[str, re.Pattern[str]] = {}
     for path in sorted(SCRIPTS.rglob("*.py")):
         source = path.read_text(encoding="utf-8")
         if not re.search(r"\bre\b", source):
@@ -118,16 +118,16 @@ def python_literal_patterns() -> Dict[str, "re.Pattern[str]"]:
     return found
 
 
-def _compiled_names(nodes: List[ast.AST]) -> Dict[int, set]:
+def _compiled_names(nodes: list[ast.AST]) -> dict[int, set]:
     """For each `NAME = re.compile(…)` (by its line), the methods the module calls on NAME; a NAME used in any
     other way (passed on, put in a table) gets "*", so it counts as searched. `nodes`: the module's, walked."""
-    assigned: Dict[str, int] = {}
+    assigned: dict[str, int] = {}
     for node in nodes:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
                 and node.value.func.attr == "compile":
             assigned[node.targets[0].id] = node.value.lineno
-    methods: Dict[int, set] = {line: set() for line in assigned.values()}
+    methods: dict[int, set] = {line: set() for line in assigned.values()}
     attributes = set()
     for node in nodes:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in assigned:
@@ -139,9 +139,9 @@ def _compiled_names(nodes: List[ast.AST]) -> Dict[int, set]:
     return methods
 
 
-def python_module_patterns() -> Dict[str, "re.Pattern[str]"]:
+def python_module_patterns() -> dict[str, re.Pattern[str]]:
     """Every compiled pattern a uasdb module holds at its top level (also in lists, tuples and dicts of them)."""
-    found: Dict[str, "re.Pattern[str]"] = {}
+    found: dict[str, re.Pattern[str]] = {}
     for module in _modules():
         for name, value in vars(module).items():
             for index, pattern in enumerate(_patterns_in(value)):
@@ -168,10 +168,10 @@ def _modules():
             yield importlib.import_module(info.name)
 
 
-def python_patterns() -> Dict[str, "re.Pattern[str]"]:
+def python_patterns() -> dict[str, re.Pattern[str]]:
     """Both enumerations, each pattern once (the first name it was found under)."""
-    seen: Dict[Tuple[str, int], str] = {}
-    out: Dict[str, "re.Pattern[str]"] = {}
+    seen: dict[tuple[str, int], str] = {}
+    out: dict[str, re.Pattern[str]] = {}
     for name, pattern in {**python_literal_patterns(), **python_module_patterns()}.items():
         key = (pattern.pattern, pattern.flags)
         if key not in seen and not name.startswith(NOT_READ):
@@ -180,10 +180,10 @@ def python_patterns() -> Dict[str, "re.Pattern[str]"]:
     return out
 
 
-def javascript_patterns() -> Dict[str, Tuple[str, str]]:
+def javascript_patterns() -> dict[str, tuple[str, str]]:
     """Every regular-expression literal of site/assets/js/*.js, by `file:index`, as (source, flags)."""
     from pattern_worst_cases import _ANY_JS, _split_literal, _without_comments
-    found: Dict[str, Tuple[str, str]] = {}
+    found: dict[str, tuple[str, str]] = {}
     for path in sorted(SITE_JS.glob("*.js")):
         text = _without_comments(path.read_text(encoding="utf-8"))
         for index, literal in enumerate(dict.fromkeys(_ANY_JS.findall(text))):
@@ -191,9 +191,9 @@ def javascript_patterns() -> Dict[str, Tuple[str, str]]:
     return found
 
 
-def python_text_functions() -> Dict[str, Callable[[str], object]]:
+def python_text_functions() -> dict[str, Callable[[str], object]]:
     """Every function of uasdb whose required parameters are all text, as a one-argument caller."""
-    found: Dict[str, Callable[[str], object]] = {}
+    found: dict[str, Callable[[str], object]] = {}
     for module in _modules():
         if module.__name__.startswith(NOT_CALLED + NOT_READ):
             continue
@@ -207,7 +207,7 @@ def python_text_functions() -> Dict[str, Callable[[str], object]]:
     return found
 
 
-def _text_caller(function) -> Optional[Callable[[str], object]]:
+def _text_caller(function) -> Callable[[str], object] | None:
     try:
         parameters = list(inspect.signature(function).parameters.values())
     except (TypeError, ValueError):
@@ -294,7 +294,7 @@ def _sample(items, mode: str, branch: int, depth: int = 0) -> str:
     return "".join(out)
 
 
-def samples(source: str, flags: int = 0) -> List[str]:
+def samples(source: str, flags: int = 0) -> list[str]:
     try:
         parsed = sre_parse.parse(source, flags)
     except (re.error, TypeError, ValueError, OverflowError, RecursionError):
@@ -308,10 +308,10 @@ def samples(source: str, flags: int = 0) -> List[str]:
     return found
 
 
-def units_for(source: str, flags: int = 0) -> List[Tuple[str, str]]:
+def units_for(source: str, flags: int = 0) -> list[tuple[str, str]]:
     """(prefix, unit) pairs: every prefix of every sample repeated, and each sample's proper prefixes followed by
     a run of each generic character."""
-    units: Dict[Tuple[str, str], None] = {}
+    units: dict[tuple[str, str], None] = {}
     for sample in samples(source, flags):
         sample = sample[:40]
         for end in range(1, len(sample) + 1):
@@ -371,7 +371,7 @@ def timed(run: Callable[[], object], limit: float, enough: float = 0.002, patien
     return best
 
 
-def superlinear(run_at: Callable[[int], Callable[[], object]]) -> Optional[str]:
+def superlinear(run_at: Callable[[int], Callable[[], object]]) -> str | None:
     """None when 100× takes about ten times 10×, else what was measured. A run that looks superlinear is measured
     again (a collection or another process can stall one run); both must look so. The 100× run is cut off at the
     time that fails it (a run past it fails whatever it would have taken) and run once only when that passes."""
@@ -388,7 +388,7 @@ def superlinear(run_at: Callable[[int], Callable[[], object]]) -> Optional[str]:
     return f"{ten * 1000:.1f} ms at 10×, {hundred * 1000:.1f} ms at 100×"
 
 
-def slow_cases(run_at_unit: Callable[[str, str, int], Callable[[], object]], units: Iterable[Tuple[str, str]]) -> List[str]:
+def slow_cases(run_at_unit: Callable[[str, str, int], Callable[[], object]], units: Iterable[tuple[str, str]]) -> list[str]:
     """The first worst case that grows faster than linearly (one is enough to fail, and each costs seconds)."""
     for prefix, unit in units:
         found = superlinear(lambda size, prefix=prefix, unit=unit: run_at_unit(prefix, unit, size))

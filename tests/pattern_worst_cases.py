@@ -13,19 +13,18 @@ so the margin is wide on both sides.
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Tuple
 
 from helpers import REPO
 
 MEGABYTE = 1 << 20
 LINEAR_FACTOR = 500
 
-Case = Tuple[str, str, str]
+Case = tuple[str, str, str]
 
 # Inputs every pattern gets: long runs of blanks, letters, digits and punctuation.
-EVERY_PATTERN: List[Case] = [("", " ", "x"), ("", "a", ":"), ("", "1", "x"), ("", ":", " ")]
+EVERY_PATTERN: list[Case] = [("", " ", "x"), ("", "a", ":"), ("", "1", "x"), ("", ":", " ")]
 
-WORST_CASES: Dict[str, List[Case]] = {
+WORST_CASES: dict[str, list[Case]] = {
     "LSUSB_LINE": [("Bus ", "1", ""), ("", "Bus 1 Device 1: ID 1234:", ""), ("Bus 1 Device 1: ID 1234:5678", " ", "")],
     "LSUSB_T_ROOT": [("/:", " ", "x"), ("", " ", "/:x")],
     "LSUSB_T_NODE": [("|__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=uas, 5000M", " ", "x"),
@@ -78,7 +77,7 @@ WORST_CASES: Dict[str, List[Case]] = {
 }
 
 
-def cases(name: str) -> List[Case]:
+def cases(name: str) -> list[Case]:
     return WORST_CASES[name] + EVERY_PATTERN
 
 
@@ -87,7 +86,7 @@ def worst_text(case: Case) -> str:
     return prefix + unit * ((MEGABYTE - len(prefix) - len(suffix)) // len(unit)) + suffix
 
 
-def python_patterns() -> Dict[str, "re.Pattern[str]"]:
+def python_patterns() -> dict[str, re.Pattern[str]]:
     """Every compiled pattern of probe/parsers.py, by its name (DMESG_TROUBLE's by `DMESG_TROUBLE.<kind>`)."""
     from uasdb.probe import parsers
     found = {}
@@ -112,11 +111,11 @@ def _without_comments(source: str) -> str:
     return "\n".join(re.sub(r"(^|\s)//\s.*$", "", line) for line in source.splitlines() if not line.lstrip().startswith("//"))
 
 
-def javascript_patterns(source: str = None) -> Tuple[Dict[str, Tuple[str, str]], List[str]]:
+def javascript_patterns(source: str = None) -> tuple[dict[str, tuple[str, str]], list[str]]:
     """paste.js's patterns by name, as (source, flags), and every literal that is neither a named constant nor an
     entry of DMESG_TROUBLE (there should be none: a pattern without a name has no worst case to test)."""
     text = _without_comments(source if source is not None else PASTE_JS.read_text(encoding="utf-8"))
-    named: Dict[str, Tuple[str, str]] = {}
+    named: dict[str, tuple[str, str]] = {}
     for name, literal in _NAMED_JS.findall(text):
         named[name] = _split_literal(literal)
     for kind, literal in _LISTED_JS.findall(text):
@@ -126,6 +125,6 @@ def javascript_patterns(source: str = None) -> Tuple[Dict[str, Tuple[str, str]],
     return named, unnamed
 
 
-def _split_literal(literal: str) -> Tuple[str, str]:
+def _split_literal(literal: str) -> tuple[str, str]:
     end = literal.rindex("/")
     return literal[1:end], literal[end + 1:]

@@ -11,7 +11,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import List
 
 import pytest
 
@@ -35,7 +34,7 @@ def run_probe(capsys, *args: str) -> tuple:
     return code, out, err
 
 
-def report_blocks(output: str) -> List[str]:
+def report_blocks(output: str) -> list[str]:
     """The text between the report markers, as the issue form parser reads it."""
     blocks, current = [], None
     for line in output.splitlines():
@@ -57,7 +56,7 @@ def as_record(report_block: str):
     return loaded
 
 
-def schema_messages(loaded) -> List[str]:
+def schema_messages(loaded) -> list[str]:
     return [p.render() for p in schema_problems("adapter", loaded)]
 
 
@@ -286,7 +285,7 @@ def test_yaml_scalar_reads_back_as_the_same_text(value):
     assert loaded.problems == [] and loaded.data["key"] == value
 
 
-def _probe_in_process(args: List[str], cwd: Path) -> subprocess.CompletedProcess:
+def _probe_in_process(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     """`python -m uasdb.probe ARGS` as probe_cli.main(ARGS) in this process, run in `cwd`, its output captured."""
     import contextlib
     import io

@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime
 import re
 from pathlib import Path
-from typing import Dict, List, Optional
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -40,7 +39,7 @@ RUNS = {name: (name, name if (COMMANDS / name).is_dir() else None)
 LONG = ("pi4-uas", "pi4-uas-long-dmesg")
 
 
-def run_probe(capsys, tree: str, commands: Optional[str], data: Path, *extra: str) -> str:
+def run_probe(capsys, tree: str, commands: str | None, data: Path, *extra: str) -> str:
     args = ["--root", str(TREES / tree), "--handle", "octocat", "--date", DATE.isoformat(), "--data", str(data), *extra]
     if commands:
         args += ["--captured", str(COMMANDS / commands)]
@@ -48,12 +47,12 @@ def run_probe(capsys, tree: str, commands: Optional[str], data: Path, *extra: st
     return capsys.readouterr().out
 
 
-def links_in(output: str) -> List[str]:
+def links_in(output: str) -> list[str]:
     """The lines a terminal offers to open: each link stands alone on its line."""
     return [line for line in output.splitlines() if line.startswith("https://")]
 
 
-def filled_form(url: str) -> Dict[str, str]:
+def filled_form(url: str) -> dict[str, str]:
     """What GitHub does with the address: the query's parameters, decoded, by name."""
     parts = urlsplit(url)
     assert (parts.scheme, parts.netloc, parts.path) == ("https", "github.com", "/uasdb/uasdb/issues/new"), url
@@ -68,7 +67,7 @@ def option(field_id: str, value: str) -> str:
     return next(o for o in item["attributes"]["options"] if issue_mod.option_value(o) == value)
 
 
-def github_body(values: Dict[str, str]) -> str:
+def github_body(values: dict[str, str]) -> str:
     """The issue body GitHub writes from a submitted form holding `values` (field id -> answer)."""
     sections = []
     for item in FORM["body"]:
@@ -88,7 +87,7 @@ def github_body(values: Dict[str, str]) -> str:
     return ("\n\n".join(sections) + "\n").replace("\n", "\r\n")
 
 
-def answers(host: str, new: bool) -> Dict[str, str]:
+def answers(host: str, new: bool) -> dict[str, str]:
     """What the person adds in the form either way: what the probe cannot know."""
     values = {"host": option("host", host), "how_tested": "Copied 50 GB onto it and read it back; no errors.",
               "consent": "yes"}

@@ -6,7 +6,6 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 from . import __version__, relax_gc
 
@@ -266,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     from .records.reference import ReferenceDataError
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["probe"]:  # the probe parses its own options, so `uasdb probe --help` is the probe's

@@ -5,15 +5,14 @@ import html.parser
 import re
 import urllib.error
 import urllib.request
-from typing import Dict, List, Set, Tuple
 from urllib.parse import urldefrag, urljoin, urlparse
 
 
 class _Links(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
-        self.links: List[str] = []
-        self.ids: Set[str] = set()
+        self.links: list[str] = []
+        self.ids: set[str] = set()
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -29,16 +28,16 @@ class _Links(html.parser.HTMLParser):
                 self.links.append(target.group(1).strip())
 
 
-def crawl(base: str, limit: int = 5000) -> Tuple[Dict[str, int], List[str], Set[str]]:
+def crawl(base: str, limit: int = 5000) -> tuple[dict[str, int], list[str], set[str]]:
     """Return (status per internal URL, list of 'page -> broken link' lines, pages visited)."""
     origin = urlparse(base).netloc
     start = [base + "/"]
     sitemap = urllib.request.urlopen(base + "/sitemap.xml").read().decode()
     start += re.findall(r"<loc>([^<]+)</loc>", sitemap)
-    status: Dict[str, int] = {}
-    ids: Dict[str, Set[str]] = {}
-    broken: List[str] = []
-    fragments: List[Tuple[str, str, str]] = []
+    status: dict[str, int] = {}
+    ids: dict[str, set[str]] = {}
+    broken: list[str] = []
+    fragments: list[tuple[str, str, str]] = []
     queue = [(url, "sitemap") for url in start]
     while queue and len(status) < limit:
         url, referrer = queue.pop()
@@ -71,11 +70,11 @@ def crawl(base: str, limit: int = 5000) -> Tuple[Dict[str, int], List[str], Set[
     return status, broken, set(ids)
 
 
-def one_page_per_layout(pages) -> List[str]:
+def one_page_per_layout(pages) -> list[str]:
     """The first page (in sorted order) of each layout: pages whose paths have the same depth under the same top
     section share a template (/adapters/<id>/, /usb/<vid>/<pid>/), so rendering one of each in a browser is enough
     once the crawl has fetched them all over HTTP."""
-    chosen: Dict[Tuple[str, int], str] = {}
+    chosen: dict[tuple[str, int], str] = {}
     for url in sorted(pages):
         parts = [part for part in urlparse(url).path.split("/") if part]
         key = (parts[0] if parts else "", len(parts))

@@ -31,7 +31,7 @@ import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 from urllib.parse import urlsplit
 
 import yaml as pyyaml
@@ -52,7 +52,7 @@ FORM_PATH = REPO_ROOT / ".github" / "ISSUE_TEMPLATE" / "adapter-report.yml"
 NO_RESPONSE = "_No response_"
 
 
-def _heading(line: str) -> Optional[str]:
+def _heading(line: str) -> str | None:
     """The label of a `### Label` line (linear: a backtracking pattern took seconds on a line of blanks)."""
     if not line.startswith("### "):
         return None
@@ -64,7 +64,7 @@ MAX_ID = 80  # the schema's maxLength for an id (a longer name is no file to loo
 
 
 @lru_cache(maxsize=1)
-def site_address() -> Tuple[str, str]:
+def site_address() -> tuple[str, str]:
     """The site's own host and base path, from its Hugo configuration: adapter page addresses must be on it."""
     base = urlsplit(str(pyyaml.safe_load((SITE_DIR / "hugo.yaml").read_text(encoding="utf-8"))["baseURL"]))
     return base.netloc.lower(), base.path.rstrip("/") + "/"
@@ -75,7 +75,7 @@ REPORT_DROPDOWNS = ("host", "connection", "uas", "boot", "stability", "blamed_on
 class IssueError(Exception):
     """Problems with the issue, each already phrased for the person who opened it."""
 
-    def __init__(self, problems: List[Problem]) -> None:
+    def __init__(self, problems: list[Problem]) -> None:
         super().__init__("\n".join(p.render() for p in problems))
         self.problems = problems
 
@@ -84,16 +84,16 @@ class IssueError(Exception):
 class Section:
     label: str
     line: int
-    value: Optional[str]
+    value: str | None
 
 
 @dataclass
 class Issue:
     path: str
-    sections: Dict[str, Section]          # by form field id
-    problems: List[Problem] = field(default_factory=list)
+    sections: dict[str, Section]          # by form field id
+    problems: list[Problem] = field(default_factory=list)
 
-    def value(self, field_id: str) -> Optional[str]:
+    def value(self, field_id: str) -> str | None:
         section = self.sections.get(field_id)
         return section.value if section else None
 
@@ -106,17 +106,17 @@ class Issue:
         self.problems.append(Problem(self.path, self.line(field_id), 1, (label,), message, fix, rule))
 
 
-def form_fields(form_path: Path = FORM_PATH) -> Dict[str, Dict[str, Any]]:
+def form_fields(form_path: Path = FORM_PATH) -> dict[str, dict[str, Any]]:
     """Field id -> {label, type, required, options (schema values for dropdowns)} from the issue form."""
     return copy.deepcopy(_form_fields(form_path.read_text(encoding="utf-8")))
 
 
 @lru_cache(maxsize=8)
-def _form_fields(text: str) -> Dict[str, Dict[str, Any]]:
+def _form_fields(text: str) -> dict[str, dict[str, Any]]:
     """form_fields of the form's text, worked out once per text (reading the form's YAML took most of the time a
     short issue takes to parse); callers get a copy each."""
     form = pyyaml.safe_load(text)
-    fields: Dict[str, Dict[str, Any]] = {}
+    fields: dict[str, dict[str, Any]] = {}
     for item in form["body"]:
         if item["type"] == "markdown":
             continue
@@ -148,11 +148,11 @@ def parse_issue(body: str, path: str = "issue", form_path: Path = FORM_PATH) -> 
     fields = form_fields(form_path)
     by_label = {spec["label"]: field_id for field_id, spec in fields.items()}
     body = body.replace("\r\n", "\n").replace("\r", "\n")
-    sections: Dict[str, Section] = {}
-    current: Optional[Tuple[str, int, List[str]]] = None
+    sections: dict[str, Section] = {}
+    current: tuple[str, int, list[str]] | None = None
     fence = False
-    first_seen: Dict[str, int] = {}
-    repeated: List[Tuple[str, int, int]] = []
+    first_seen: dict[str, int] = {}
+    repeated: list[tuple[str, int, int]] = []
 
     def close() -> None:
         if current is None:
@@ -211,7 +211,7 @@ def parse_issue(body: str, path: str = "issue", form_path: Path = FORM_PATH) -> 
     return issue
 
 
-def _check_ticks(issue: Issue, field_id: str, spec: Dict[str, Any]) -> None:
+def _check_ticks(issue: Issue, field_id: str, spec: dict[str, Any]) -> None:
     """Every required box of a checkbox group is ticked (`- [X] label`). GitHub enforces it only when the issue is
     opened through the form: an issue edited afterwards, or opened through the API, can untick it or drop it."""
     lines = (issue.value(field_id) or "").split("\n")
@@ -232,17 +232,17 @@ class Target:
     adapter_id: str
     path: Path
     new: bool
-    notes: List[str]
+    notes: list[str]
 
 
-def _schema_enum(*path: str) -> List[str]:
-    node: Dict[str, Any] = load_schema("adapter")
+def _schema_enum(*path: str) -> list[str]:
+    node: dict[str, Any] = load_schema("adapter")
     for part in path:
         node = node["properties"][part] if part != "items" else node["items"]
     return list(node["enum"])
 
 
-def _dropdown(issue: Issue, field_id: str, allowed: List[str]) -> Optional[str]:
+def _dropdown(issue: Issue, field_id: str, allowed: list[str]) -> str | None:
     raw = issue.value(field_id)
     if raw is None:
         return None
@@ -253,13 +253,13 @@ def _dropdown(issue: Issue, field_id: str, allowed: List[str]) -> Optional[str]:
     return value
 
 
-def probe_report(issue: Issue, usb_id: Optional[str]) -> Optional[Dict[str, Any]]:
+def probe_report(issue: Issue, usb_id: str | None) -> dict[str, Any] | None:
     """The probe's report block for `usb_id` from the Probe output section, as data."""
     text = issue.value("probe")
     if text is None:
         return None
-    blocks: Dict[str, List[str]] = {}
-    current: Optional[List[str]] = None
+    blocks: dict[str, list[str]] = {}
+    current: list[str] | None = None
     for line in text.split("\n"):
         start = REPORT_START_RE.match(line.strip())
         if start:
@@ -301,7 +301,7 @@ def probe_report(issue: Issue, usb_id: Optional[str]) -> Optional[Dict[str, Any]
     return dict(reports[0])
 
 
-def _empty_fields(value, path: str = "") -> List[str]:
+def _empty_fields(value, path: str = "") -> list[str]:
     """Dotted names of fields whose value is null (`os: ~`, `os:`), which would be written as text."""
     if value is None:
         return [path or "(report)"]
@@ -318,7 +318,7 @@ QUIRK_LETTERS = re.compile(r"[a-z]{1,26}")
 QUIRKS_PARAMETER = "usb-storage.quirks="
 
 
-def quirk_answer(answer: str, usb_id: Optional[str]) -> Optional[str]:
+def quirk_answer(answer: str, usb_id: str | None) -> str | None:
     """The quirk letters of this report's answer, or None: bare letters (`u`), or one quirk entry (optionally after
     `usb-storage.quirks=`) whose ID is the report's own. A list of entries, or an entry for another ID, is refused:
     its letters belong to another adapter."""
@@ -333,7 +333,7 @@ def quirk_answer(answer: str, usb_id: Optional[str]) -> Optional[str]:
     return entry.group(3)
 
 
-def build_report(issue: Issue, author: Optional[str], date: datetime.date) -> Tuple[Optional[str], Dict[str, Any]]:
+def build_report(issue: Issue, author: str | None, date: datetime.date) -> tuple[str | None, dict[str, Any]]:
     """(usb_id, report) from the issue; problems go to issue.problems."""
     raw_id = issue.value("usb_id")
     usb_id = None
@@ -377,7 +377,7 @@ def build_report(issue: Issue, author: Optional[str], date: datetime.date) -> Tu
             report["quirks"] = flags
     if boot_workaround := issue.value("boot_workaround"):
         report["boot_workaround"] = boot_workaround.strip()
-    drive: Dict[str, str] = {}
+    drive: dict[str, str] = {}
     if drive_model := issue.value("drive_model"):
         drive["model"] = drive_model.strip()
     drive_type = _dropdown(issue, "drive_type", _schema_enum("reports", "items", "drive", "type"))
@@ -409,7 +409,7 @@ def build_report(issue: Issue, author: Optional[str], date: datetime.date) -> Tu
     return usb_id, ordered_report(report)
 
 
-def _evidence_names_the_usb_id(issue: Issue, usb_id: str, evidence: Dict[str, str]) -> None:
+def _evidence_names_the_usb_id(issue: Issue, usb_id: str, evidence: dict[str, str]) -> None:
     """Evidence is about the report's adapter: output that names USB IDs, none of them the report's, is about
     another device (a dmesg block for 174c:55aa on a 152d:0578 report) and is refused."""
     for key, text in evidence.items():
@@ -421,7 +421,7 @@ def _evidence_names_the_usb_id(issue: Issue, usb_id: str, evidence: Dict[str, st
                           "the USB ID", "issue-evidence-usb-id")
 
 
-def ordered_report(report: Dict[str, Any]) -> Dict[str, Any]:
+def ordered_report(report: dict[str, Any]) -> dict[str, Any]:
     """Keys in schema order, as `uasdb fmt` writes them."""
     properties = load_schema("adapter")["properties"]["reports"]["items"]["properties"]
     ordered = {k: report[k] for k in properties if k in report}
@@ -432,7 +432,7 @@ def ordered_report(report: Dict[str, Any]) -> Dict[str, Any]:
     return ordered
 
 
-def find_target(issue: Issue, usb_id: Optional[str], data_dir: Path) -> Optional[Target]:
+def find_target(issue: Issue, usb_id: str | None, data_dir: Path) -> Target | None:
     """Which record the report goes to: the one named, the only one with this USB ID, or a new one."""
     adapters = data_dir / "adapters"
     named = issue.value("adapter")
@@ -480,7 +480,7 @@ def find_target(issue: Issue, usb_id: Optional[str], data_dir: Path) -> Optional
     return Target(adapter_id, path, True, notes)
 
 
-def _adapter_from_address(issue: Issue, address: str) -> Optional[str]:
+def _adapter_from_address(issue: Issue, address: str) -> str | None:
     """The adapter id in an address of the site's own adapter page (https://<site><base>adapters/<id>/), else None
     with the problem noted: an address on any other site names nothing in the database."""
     host, base = site_address()
@@ -496,7 +496,7 @@ def _adapter_from_address(issue: Issue, address: str) -> Optional[str]:
     return page.group(1)
 
 
-def _records_with_usb_id(adapters: Path, usb_id: str) -> List[str]:
+def _records_with_usb_id(adapters: Path, usb_id: str) -> list[str]:
     found = []
     vid, pid = usb_id.split(":")
     for path in sorted(adapters.glob("*.yaml")):
@@ -506,16 +506,16 @@ def _records_with_usb_id(adapters: Path, usb_id: str) -> List[str]:
     return found
 
 
-def new_record_text(issue: Issue, target: Target, usb_id: str, report: Dict[str, Any]) -> str:
+def new_record_text(issue: Issue, target: Target, usb_id: str, report: dict[str, Any]) -> str:
     record = dict(_new_record(issue, target, usb_id), reports=[_as_written(report)])
     return _emitted(emit_record(target.path, record))
 
 
-def _new_record(issue: Issue, target: Target, usb_id: str) -> Dict[str, Any]:
+def _new_record(issue: Issue, target: Target, usb_id: str) -> dict[str, Any]:
     """A new adapter's own fields, from the form's answers."""
     name = issue.value("name")
     assert name, "find_target makes a new adapter only when the form names it"
-    record: Dict[str, Any] = {"id": target.adapter_id, "name": name.strip()}
+    record: dict[str, Any] = {"id": target.adapter_id, "name": name.strip()}
     for field_id in ("vendor", "model"):
         if value := issue.value(field_id):
             record[field_id] = value.strip()
@@ -526,19 +526,19 @@ def _new_record(issue: Issue, target: Target, usb_id: str) -> Dict[str, Any]:
     return record
 
 
-def _emitted(text: Optional[str]) -> str:
+def _emitted(text: str | None) -> str:
     if text is None:
         raise IssueError([Problem("issue", 1, 1, ("issue body",), "the answers cannot be written as a record without changing them",
                                   "remove unusual characters from the answers and edit the issue", "issue-structure")])
     return text
 
 
-def appended_text(existing: str, report: Dict[str, Any], path: Path) -> str:
+def appended_text(existing: str, report: dict[str, Any], path: Path) -> str:
     """The record with one more report, written by `fmt`'s emitter (its comments and layout kept)."""
     return _emitted(emit_record(path, _as_written(report), append_to=existing))
 
 
-def _validate(text: str, adapter_id: str, data_dir: Path) -> List[Problem]:
+def _validate(text: str, adapter_id: str, data_dir: Path) -> list[Problem]:
     """Schema and rule problems of the resulting record, checked as `uasdb validate` would: against the whole tree
     (every other adapter, the chipsets, the distributions, the removal notes), so an id that is another record's
     alias, or a removed record's id, is refused here and not by the next run of `validate`."""
@@ -581,11 +581,11 @@ def _tree_key(problem: Problem, root: Path):
 class Outcome:
     target: Target
     text: str
-    report: Dict[str, Any]
+    report: dict[str, Any]
     usb_id: str
 
 
-def from_issue(body: str, path: str, author: Optional[str], date: datetime.date, data_dir: Path = DATA_DIR,
+def from_issue(body: str, path: str, author: str | None, date: datetime.date, data_dir: Path = DATA_DIR,
                form_path: Path = FORM_PATH) -> Outcome:
     issue = parse_issue(body, path, form_path)
     if issue.problems:
@@ -614,7 +614,7 @@ def from_issue(body: str, path: str, author: Optional[str], date: datetime.date,
     return Outcome(target, text, report, usb_id)
 
 
-def _intended_data(target: Target, issue: Issue, usb_id: str, report: Dict[str, Any]) -> Dict[str, Any]:
+def _intended_data(target: Target, issue: Issue, usb_id: str, report: dict[str, Any]) -> dict[str, Any]:
     """What the written record must read back as: the new record, or the existing one plus the report."""
     if target.new:
         record = _new_record(issue, target, usb_id)
@@ -649,7 +649,7 @@ def comment_markdown(problems_text: str) -> str:
             "Please edit the issue to fix these; a maintainer will add the `adapter-report` label again.\n")
 
 
-def summary(outcome: Outcome, issue_number: Optional[str]) -> str:
+def summary(outcome: Outcome, issue_number: str | None) -> str:
     """Markdown for the pull request body."""
     report = outcome.report
     what = "New adapter" if outcome.target.new else "New report for"
@@ -666,8 +666,8 @@ def summary(outcome: Outcome, issue_number: Optional[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_from_issue(source: str, author: Optional[str], date: Optional[str], write: bool, data_dir: Optional[str],
-                   issue_number: Optional[str], summary_path: Optional[str], comment_path: Optional[str] = None) -> int:
+def run_from_issue(source: str, author: str | None, date: str | None, write: bool, data_dir: str | None,
+                   issue_number: str | None, summary_path: str | None, comment_path: str | None = None) -> int:
     if source == "-":
         body, path = sys.stdin.read(), "issue"
     else:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
 
 from ..paths import ISSUE_FORM
 from ..records.vocabulary import HOSTS, SCHEMA
@@ -18,7 +17,7 @@ from .importers.common import rewrite_generated
 
 FORM = ISSUE_FORM
 # Dropdown id -> where its enum sits in the adapter schema ("items" steps into a list's entries).
-DROPDOWNS: Dict[str, Tuple[str, ...]] = {
+DROPDOWNS: dict[str, tuple[str, ...]] = {
     "kind": ("kind",), "drive_interface": ("drive_interface",), "host": ("reports", "items", "host"),
     "connection": ("reports", "items", "connection"), "uas": ("reports", "items", "uas"),
     "boot": ("reports", "items", "boot"), "stability": ("reports", "items", "stability"),
@@ -27,14 +26,14 @@ DROPDOWNS: Dict[str, Tuple[str, ...]] = {
 }
 
 
-def schema_node(schema: Dict, path: Tuple[str, ...]) -> Dict:
+def schema_node(schema: dict, path: tuple[str, ...]) -> dict:
     node = schema
     for part in path:
         node = node["items"] if part == "items" else node["properties"][part]
     return node
 
 
-def options(field_id: str) -> List[str]:
+def options(field_id: str) -> list[str]:
     if field_id == "host":
         return [f"{host} — {spec['title']}" + (f" ({spec['detail']})" if spec.get("detail") else "")
                 for host, spec in HOSTS.items()]
@@ -43,7 +42,7 @@ def options(field_id: str) -> List[str]:
     return [f"{value} — {titles[value]}" if titles.get(value) else str(value) for value in node["enum"]]
 
 
-def _pattern(field_id: str) -> "re.Pattern[str]":
+def _pattern(field_id: str) -> re.Pattern[str]:
     # The dropdown's option lines: after `id: <field>` and its `options:` line, up to the first line that is not one.
     return re.compile(rf"(\n    id: {re.escape(field_id)}\n(?:    .*\n)*?      options:\n)((?:        - .*\n)+)")
 
@@ -64,7 +63,7 @@ def run_issue_form(path: Path, check_only: bool) -> int:
     return rewrite_generated(path, with_options, check_only, "uasdb issue-form")
 
 
-def run_probe_form(check_only: bool, form_path: Optional[Path] = None, out: Optional[Path] = None) -> int:
+def run_probe_form(check_only: bool, form_path: Path | None = None, out: Path | None = None) -> int:
     """Write (or check) probe/reportform.py, the probe's copy of the form's facts; `uasdb issue-form` runs it."""
     from ..publish.report_link import FORM_PATH, PROBE_FORM, probe_form_text, report_form
     from .importers.common import write_generated

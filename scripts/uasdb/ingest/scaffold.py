@@ -4,7 +4,6 @@ from __future__ import annotations
 import datetime
 import re
 import sys
-from typing import List, Optional
 
 from ..paths import DATA_DIR
 from ..records.database import check
@@ -12,7 +11,7 @@ from ..records.database import check
 USB_ID = re.compile(r"^(?:0x)?([0-9a-fA-F]{4})[:\s]?(?:0x)?([0-9a-fA-F]{4})$")
 
 
-def parse_usb_id(text: str) -> Optional[tuple]:
+def parse_usb_id(text: str) -> tuple | None:
     """Accept 152d:0578, 152D:0578, 152d0578 or '0x152d 0x0578'."""
     match = USB_ID.match(text.strip())
     return (match.group(1).lower(), match.group(2).lower()) if match else None
@@ -22,7 +21,7 @@ def slugify(text: str) -> str:
     return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]+", "-", text.lower())).strip("-")[:80].strip("-")
 
 
-def scaffold_text(vid: str, pid: str, name: Optional[str], known_chipsets: List[dict], sharing: List[str],
+def scaffold_text(vid: str, pid: str, name: str | None, known_chipsets: list[dict], sharing: list[str],
                   today: datetime.date) -> tuple:
     record_id = slugify(name) if name else f"unknown-{vid}-{pid}"
     chipset = known_chipsets[0] if len(known_chipsets) == 1 else None
@@ -66,7 +65,7 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def run_new(usb: str, name: Optional[str], force: bool) -> int:
+def run_new(usb: str, name: str | None, force: bool) -> int:
     parsed = parse_usb_id(usb)
     if not parsed:
         print(f"uasdb new: `{usb}` is not a USB ID — give it as lsusb prints it, e.g. 152d:0578", file=sys.stderr)

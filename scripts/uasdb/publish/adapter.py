@@ -2,7 +2,8 @@
 expectations) plus `page`, every fact the page shows that a template would otherwise work out."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..paths import REPO_ROOT
 from ..records.database import Record, relative_to
@@ -23,10 +24,10 @@ class BuildCache:
     later exports, so nothing downstream may change it in place (they only read it, or copy it)."""
 
     def __init__(self) -> None:
-        self.adapters: Dict[str, Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]] = {}
-        self.kernel: Dict[str, Tuple[Any, Any, Dict[str, Any]]] = {}
+        self.adapters: dict[str, tuple[str, Any, dict[str, Any], str, list[dict[str, Any]], str]] = {}
+        self.kernel: dict[str, tuple[Any, Any, dict[str, Any]]] = {}
 
-    def adapter_kernel(self, adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any]:
+    def adapter_kernel(self, adapter: dict[str, Any], table: KernelTable) -> dict[str, Any]:
         """`kernel_export.adapter_kernel`, again only when the adapter's record changed: its verdict is the very
         object `adapter` keeps for an unchanged text, so holding it (and the table) identifies what went in."""
         known = self.kernel.get(adapter["id"])
@@ -34,14 +35,14 @@ class BuildCache:
             known = self.kernel[adapter["id"]] = (adapter["verdict"], table, adapter_kernel(adapter, table))
         return known[2]
 
-    def adapter(self, record: Record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
+    def adapter(self, record: Record) -> tuple[str, Any, dict[str, Any], str, list[dict[str, Any]], str]:
         known = self.adapters.get(record.data["id"])
         if known is None or known[0] != record.text:
             known = self.adapters[record.data["id"]] = _adapter_parts(record)
         return known
 
 
-def _adapter_parts(record: Record) -> Tuple[str, Any, Dict[str, Any], str, List[Dict[str, Any]], str]:
+def _adapter_parts(record: Record) -> tuple[str, Any, dict[str, Any], str, list[dict[str, Any]], str]:
     data = record.data
     verdict = adapter_verdict(data)
     as_dict = verdict.as_dict()
@@ -53,13 +54,13 @@ def _adapter_parts(record: Record) -> Tuple[str, Any, Dict[str, Any], str, List[
 
 
 def adapter_entries(records: Sequence[Record], chipsets: Mapping[str, Mapping[str, Any]],
-                    changes: Mapping[str, Dict[str, str]],
-                    cache: Optional[BuildCache] = None) -> Tuple[List[Dict[str, Any]], Dict[str, Any]]:
+                    changes: Mapping[str, dict[str, str]],
+                    cache: BuildCache | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The catalog's adapters, in id order, each its record's fields plus what the export works out from the
     record alone (path, dates, verdict, summary, chart, report link, labels), and each adapter's verdict by id.
     `changes` holds each data file's first and last commit date."""
-    adapters: List[Dict[str, Any]] = []
-    verdict_by_id: Dict[str, Any] = {}
+    adapters: list[dict[str, Any]] = []
+    verdict_by_id: dict[str, Any] = {}
     for record in sorted((r for r in records if r.kind == "adapter"), key=lambda r: r.data["id"]):
         _, verdict, verdict_dict, summary, chart, query = cache.adapter(record) if cache else _adapter_parts(record)
         verdict_by_id[record.data["id"]] = verdict
@@ -124,12 +125,12 @@ def _status_note(reading: Mapping[str, Any], report: Mapping[str, Any]) -> str:
 
 
 def report_views(adapter: Mapping[str, Any], host_labels: Mapping[str, str],
-                 verdict_short: Mapping[str, str]) -> List[Dict[str, Any]]:
+                 verdict_short: Mapping[str, str]) -> list[dict[str, Any]]:
     """Per report (same order), the words the reports table prints."""
     views = []
     for report, reading in zip(adapter["reports"], adapter["verdict"]["readings"], strict=True):
         uas, boot = reading.get("uas"), reading.get("boot")
-        view: Dict[str, Any] = {"host_label": host_labels.get(report.get("host"), report.get("host"))}
+        view: dict[str, Any] = {"host_label": host_labels.get(report.get("host"), report.get("host"))}
         if report.get("uas"):
             view["uas"] = UAS_WORDS[report["uas"]]
         elif uas:
@@ -142,7 +143,7 @@ def report_views(adapter: Mapping[str, Any], host_labels: Mapping[str, str],
     return views
 
 
-def _kernel_of(adapter: Mapping[str, Any], key: str) -> Optional[Dict[str, Any]]:
+def _kernel_of(adapter: Mapping[str, Any], key: str) -> dict[str, Any] | None:
     kernel = adapter.get("kernel")
     if not kernel:
         return None
@@ -152,7 +153,7 @@ def _kernel_of(adapter: Mapping[str, Any], key: str) -> Optional[Dict[str, Any]]
             "quirk": any(q["entry"].startswith(f"{key}:") for q in kernel["quirk_entries"])}
 
 
-def chip_unknown(adapter: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+def chip_unknown(adapter: Mapping[str, Any]) -> dict[str, Any] | None:
     """For a product whose bridge chip no source names: what an owner can run to find it out (None when known)."""
     if adapter.get("chipset"):
         return None
@@ -164,7 +165,7 @@ def chip_unknown(adapter: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
             "commands": [lsusb, "python3 probe.py --handle YOUR-GITHUB-NAME"]}
 
 
-def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
+def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     verdict = adapter["verdict"]
     platforms = catalog["platforms"]
     chip = chipsets.get(adapter.get("chipset") or "")

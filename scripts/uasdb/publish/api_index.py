@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 from ..paths import REPO_ROOT, SCHEMA_DIR
 
@@ -23,19 +23,19 @@ class ApiDocError(ValueError):
     """API.md or the API schema do not describe the same files."""
 
 
-def documented_urls(doc: str) -> List[Dict[str, str]]:
+def documented_urls(doc: str) -> list[dict[str, str]]:
     """API.md's table of URLs, in its order: [{"url", "what"}] with `what` as the Markdown it is written in."""
     return [{"url": m["url"], "what": m["what"].strip()} for m in _ROW.finditer(doc)]
 
 
-def endpoints(doc: Optional[str] = None, schema: Optional[Dict[str, Any]] = None,
-              examples: Optional[Dict[str, str]] = None) -> List[Dict[str, Any]]:
+def endpoints(doc: str | None = None, schema: dict[str, Any] | None = None,
+              examples: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Every endpoint with its one line from API.md and its schema definition (`null` for the CSV, which has none).
     `examples` maps a templated file (`adapters/<id>.json`) to one real file of this export, so the page links one.
     Raises ApiDocError when a file of the schema has no row in API.md, or a JSON row no entry in the schema."""
     doc = API_DOC.read_text(encoding="utf-8") if doc is None else doc
     schema = json.loads(API_SCHEMA.read_text(encoding="utf-8")) if schema is None else schema
-    files: Dict[str, str] = schema["x-uasdb-files"]
+    files: dict[str, str] = schema["x-uasdb-files"]
     rows = documented_urls(doc)
     out = []
     for row in rows:
@@ -55,10 +55,10 @@ def endpoints(doc: Optional[str] = None, schema: Optional[Dict[str, Any]] = None
     return out
 
 
-def index_model(site: Dict[str, Any]) -> Dict[str, Any]:
+def index_model(site: dict[str, Any]) -> dict[str, Any]:
     """What the `/api/v1/` page prints: the endpoints, the templated ones that name a record with an example file
     of this export (the ID and usb.ids shards are reached through shards.json, which lists them)."""
-    examples: Dict[str, str] = {}
+    examples: dict[str, str] = {}
     if site.get("adapters"):  # the adapter with the most reports, and the ID the most products report
         adapter = max(site["adapters"], key=lambda a: len(a.get("reports", [])))
         examples["adapters/<id>.json"] = f"adapters/{adapter['id']}.json"

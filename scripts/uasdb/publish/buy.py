@@ -4,7 +4,8 @@ which drive it takes (`drive_interface`) and, on a Pi, whether it boots. Every r
 (`products`, `avoid`, `expected`) carries the values it matches in `facets`; `facets` lists the filters."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..records.vocabulary import BUY_PAGES, DRIVE_INTERFACE_TITLES, KIND_TITLES, PLATFORM_SHORT
 from ..verdicts.engine import PLATFORMS, STANDINGS, platform_standing
@@ -21,7 +22,7 @@ BOOTS = {"yes": "Boots", "likely": "Likely boots (unverified reports)", "workaro
          "fixed": "A boot failure, fixed since", "untested": "No boot report"}
 
 
-def boots(boot: Optional[Mapping[str, Any]]) -> str:
+def boots(boot: Mapping[str, Any] | None) -> str:
     """The BOOTS choice a row's boot verdict falls under (no verdict: an untested or expected product)."""
     boot = boot or {}
     verdict = boot.get("verdict", "untested")
@@ -31,7 +32,7 @@ def boots(boot: Optional[Mapping[str, Any]]) -> str:
             "fixed": "fixed"}.get(verdict, "untested")
 
 
-def row_facets(row: Mapping[str, Any], adapter: Mapping[str, Any], pi: bool) -> Dict[str, List[str]]:
+def row_facets(row: Mapping[str, Any], adapter: Mapping[str, Any], pi: bool) -> dict[str, list[str]]:
     drive = adapter.get("drive_interface") or "not-stated"
     values = {"kind": [adapter["kind"]], "drive": DRIVE_VALUES.get(drive, [drive])}
     if pi:
@@ -39,14 +40,14 @@ def row_facets(row: Mapping[str, Any], adapter: Mapping[str, Any], pi: bool) -> 
     return values
 
 
-def specs(buy: Mapping[str, Any]) -> List[Spec]:
-    offered: List[Spec] = [("kind", "Kind", KINDS), ("drive", "Drive", DRIVES)]
+def specs(buy: Mapping[str, Any]) -> list[Spec]:
+    offered: list[Spec] = [("kind", "Kind", KINDS), ("drive", "Drive", DRIVES)]
     if buy["pi"]:
         offered.append(("boots", f"Boots {buy['short']}", BOOTS))
     return offered
 
 
-def model(buy: Mapping[str, Any], catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
+def model(buy: Mapping[str, Any], catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     sections = {name: [dict(row, facets=row_facets(row, adapters[row["id"]], buy["pi"])) for row in buy[name]]
                 for name in SECTIONS}
     others = [{"slug": o["slug"], "short": o["short"]} for name in catalog["buy_order"]
@@ -63,7 +64,7 @@ _STRENGTH_ORDER = {"observed": 0, "stated": 1, "hearsay": 2, None: 3}
 _CONFIDENCE_ORDER = {"confirmed": 0, "likely": 1, "disputed": 2, "none": 3}
 
 
-def _lite(pv: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+def _lite(pv: dict[str, Any] | None) -> dict[str, Any] | None:
     """The parts of a platform verdict a ranking shows (badge, tone, grade, basis)."""
     if not pv:
         return None
@@ -71,7 +72,7 @@ def _lite(pv: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
                                "recommended", "pending", "basis_text", "about")}
 
 
-def best_read(adapter: Dict[str, Any], hosts: Sequence[str]) -> Optional[Dict[str, Any]]:
+def best_read(adapter: dict[str, Any], hosts: Sequence[str]) -> dict[str, Any] | None:
     """The fastest sequential read any report measured on these hosts, with what produced it."""
     bars = [b for panel in adapter.get("throughput_chart", []) if panel["kind"] == "sequential" and panel["unit"] == "MB/s"
             for b in panel["bars"] if b["op"] == "read" and b.get("host") in hosts]
@@ -91,12 +92,12 @@ BUY_GROUPS = STANDINGS
 _NVME = ("nvme", "nvme-sata")
 
 
-def buy_group(uas: Any, boot: Optional[Any]) -> str:
+def buy_group(uas: Any, boot: Any | None) -> str:
     """The section of a what-to-buy page (BUY_GROUPS): the engine's platform_standing, nothing decided here."""
     return platform_standing(uas, boot)
 
 
-def has_reports_on(adapter: Dict[str, Any], name: str) -> bool:
+def has_reports_on(adapter: dict[str, Any], name: str) -> bool:
     """A report from this platform says something: a UAS or boot verdict, or reports that reach none (`about`)."""
     uas = adapter["verdict"]["uas"][name]
     boot = adapter["verdict"]["boot"].get(name)
@@ -104,7 +105,7 @@ def has_reports_on(adapter: Dict[str, Any], name: str) -> bool:
                                                                                     or boot.get("about")))
 
 
-def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
+def buy_rankings(adapters: list[dict[str, Any]], verdict_by_id: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Per platform, every product with a vendor (something a buyer can look for; the model number when a report
     gives one, else `model` is null and the row says so) that has reports there, UAS or boot, good or bad, in the
     page's sections (BUY_GROUPS, the engine's platform_standing), best first within each: verdict rank, then boot
@@ -115,16 +116,16 @@ def buy_rankings(adapters: List[Dict[str, Any]], verdict_by_id: Dict[str, Any]) 
         spec = PLATFORMS[name]
         orderable = [a for a in adapters if a.get("vendor")]
 
-        def has_verdict(a: Dict[str, Any], name: str = name) -> bool:
+        def has_verdict(a: dict[str, Any], name: str = name) -> bool:
             return has_reports_on(a, name)
         listed = [a for a in orderable if has_verdict(a)]
 
-        def key(a: Dict[str, Any], name: str = name) -> Tuple[Any, ...]:
+        def key(a: dict[str, Any], name: str = name) -> tuple[Any, ...]:
             uas = a["verdict"]["uas"][name]
             boot = a["verdict"]["boot"].get(name)
             return (uas["rank"], boot["rank"] if boot else 0, _CONFIDENCE_ORDER[uas["confidence"]],
                     _STRENGTH_ORDER[uas["strength"]], -uas["basis"]["reports"], a["name"].casefold())
-        groups: Dict[str, List[Dict[str, Any]]] = {g: [] for g in BUY_GROUPS}
+        groups: dict[str, list[dict[str, Any]]] = {g: [] for g in BUY_GROUPS}
         for a in sorted(listed, key=key):
             verdict = verdict_by_id[a["id"]]
             boot = verdict.boot.get(name)

@@ -1,7 +1,8 @@
 """The chipset page's model (/api/v1/chipsets/<id>.json); /api/v1/chipsets.json lists every chipset."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..records.vocabulary import FOCUS_PLATFORMS, LIST_PLATFORMS, PLATFORM_SHORT, PLATFORMS
 from ..verdicts.engine import TONE
@@ -12,10 +13,10 @@ KERNEL_KEYS = ("kernel", "kernel_groups", "kernel_by_itself", "kernel_runtime", 
 
 
 def chipset_entries(chipsets: Mapping[str, Mapping[str, Any]], adapters: Sequence[Mapping[str, Any]],
-                    verdict_by_id: Mapping[str, Any]) -> List[Dict[str, Any]]:
+                    verdict_by_id: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The catalog's chipsets, in id order: each record with its adapters' ids, its labels and how its adapters
     fare per platform (chipset_platform_summary)."""
-    by_chipset: Dict[str, List[str]] = {}
+    by_chipset: dict[str, list[str]] = {}
     for adapter in adapters:
         if adapter.get("chipset"):
             by_chipset.setdefault(adapter["chipset"], []).append(adapter["id"])
@@ -31,7 +32,7 @@ def chipset_entries(chipsets: Mapping[str, Mapping[str, Any]], adapters: Sequenc
     return chipset_list
 
 
-def model(chipset: Mapping[str, Any], catalog: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
+def model(chipset: Mapping[str, Any], catalog: Mapping[str, Any], rows: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """The chipset as the catalog has it, plus `page`: its adapters' rows and, per USB ID, what Linux does with
     it. A check that looks at the device (ASMedia's) is explained in full at the first ID that has one; later
     IDs link to that (`explain`: true, "above" or false)."""
@@ -57,12 +58,12 @@ def model(chipset: Mapping[str, Any], catalog: Mapping[str, Any], rows: Mapping[
 UAS = {"yes": "With UAS", "no": "Without UAS", "unknown": "Not known"}
 
 
-def index(catalog: Mapping[str, Any]) -> List[Dict[str, Any]]:
+def index(catalog: Mapping[str, Any]) -> list[dict[str, Any]]:
     """/api/v1/chipsets.json: every chipset as the catalog has it, with what the list's filters match (`facets`)."""
     return [dict(c, facets={"maker": [slug(c["maker"])], "uas": [c["uas_label"]]}) for c in catalog["chipsets"]]
 
 
-def index_filters(rows: Sequence[Mapping[str, Any]]) -> List[Dict[str, Any]]:
+def index_filters(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     makers = {slug(m): m for m in sorted({r["maker"] for r in rows}, key=str.casefold)}
     return facets([r["facets"] for r in rows], [("maker", "Maker", makers), ("uas", "UAS", UAS)])
 
@@ -108,9 +109,9 @@ def _fare_bucket(pv: Any) -> str:
     return {"failure-not-shown": "quirk-applied", "cause-not-isolated": "errors"}.get(pv.grade or "", pv.verdict)
 
 
-def _fare(verdicts: List[Any], fare: Dict[str, Tuple[str, str]], noun: Tuple[str, str],
-          words: Dict[str, str]) -> Dict[str, Any]:
-    counts: Dict[str, int] = {}
+def _fare(verdicts: list[Any], fare: dict[str, tuple[str, str]], noun: tuple[str, str],
+          words: dict[str, str]) -> dict[str, Any]:
+    counts: dict[str, int] = {}
     for pv in verdicts:
         bucket = _fare_bucket(pv)
         counts[bucket] = counts.get(bucket, 0) + 1
@@ -131,7 +132,7 @@ def _fare(verdicts: List[Any], fare: Dict[str, Tuple[str, str]], noun: Tuple[str
             "trouble": sum(n for w, n in counts.items() if w in _TROUBLE)}
 
 
-def chipset_platform_summary(verdicts: List[Any]) -> List[Dict[str, Any]]:
+def chipset_platform_summary(verdicts: list[Any]) -> list[dict[str, Any]]:
     """Per platform, how the chipset's adapters fare with UAS ("1 of 2 tested adapters needs a quirk, 1 works,
     pending more reports"; tested ones only, the untested counted apart) and, on a Pi, with booting, so a
     chipset page opens with the answer and the chipset table can sort by trouble."""

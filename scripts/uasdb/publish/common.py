@@ -5,7 +5,8 @@ page that links another product by id prints the name from it, so renaming a pro
 the few that list every product, not every page that mentions it."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..probe.formlink import LINK_LIMIT
 from ..records.vocabulary import HOST_TITLES, PLATFORM_SHORT
@@ -27,7 +28,7 @@ HOST_LABELS = HOST_TITLES  # from the schema, via vocabulary.py: the same titles
 PLATFORM_ORDER = list(PLATFORMS)
 
 
-def site_constants() -> Dict[str, Any]:
+def site_constants() -> dict[str, Any]:
     """The catalog's constants: verdict words, tones and icons, the platforms in the site's order, host names
     (common() passes them on to every page)."""
     return {
@@ -47,11 +48,11 @@ def site_constants() -> Dict[str, Any]:
     }
 
 
-def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
+def common(catalog: Mapping[str, Any], generated_at: str) -> dict[str, Any]:
     """Constants of the whole site: words and icons of verdicts (the badge partial's fallback and the JS), the
     platforms in the site's order, host names, the kernel's version and the search filters' values."""
     kernel = catalog.get("kernel") or {}
-    filters: Dict[str, set] = {"chipset": set(), "interface": set(), "vendor": set(), "pi4_uas": set(), "pi4_boot": set()}
+    filters: dict[str, set] = {"chipset": set(), "interface": set(), "vendor": set(), "pi4_uas": set(), "pi4_boot": set()}
     for adapter in catalog["adapters"]:
         for pair in adapter["page"]["search"]["filters"]:
             filters[pair["key"]].add(pair["value"])
@@ -78,7 +79,7 @@ def common(catalog: Mapping[str, Any], generated_at: str) -> Dict[str, Any]:
     }
 
 
-def pages(catalog: Mapping[str, Any], filters: Mapping[str, List[Dict[str, Any]]]) -> Dict[str, Any]:
+def pages(catalog: Mapping[str, Any], filters: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
     """What site/content/_content.gotmpl makes: for each page its path, title, description, dates and old
     addresses (an adapter's title and description are in names.json and its model), and the address of its model
     file; and `filters`, the filters of the USB ID and chipset lists (publish/facets.py), which _content.gotmpl
@@ -111,6 +112,6 @@ def pages(catalog: Mapping[str, Any], filters: Mapping[str, List[Dict[str, Any]]
     return {"adapters": adapters, "chipsets": chipsets, "usb": usb, "buy": buy, "filters": dict(filters)}
 
 
-def product_names(catalog: Mapping[str, Any]) -> Dict[str, str]:
+def product_names(catalog: Mapping[str, Any]) -> dict[str, str]:
     """data/names.json: every product's name by id, the one place a page finds another product's name."""
     return {a["id"]: a["name"] for a in catalog["adapters"]}

@@ -8,7 +8,8 @@ The check page and the quirk builder print `sentence` as it is; they decide noth
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 # GitHub change URLs the distribution files cite, and how a sentence names them.
 _CHANGE_PATTERNS = [
@@ -27,14 +28,14 @@ def change_label(url: str) -> str:
     return "the change"
 
 
-def _host_words(hosts: List[str], host_labels: Dict[str, str]) -> str:
+def _host_words(hosts: list[str], host_labels: dict[str, str]) -> str:
     labels = [host_labels.get(h, h) for h in hosts]
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
-def distribution_facts(distributions: List[Dict[str, Any]], host_labels: Dict[str, str]) -> Dict[str, List[Dict[str, Any]]]:
+def distribution_facts(distributions: list[dict[str, Any]], host_labels: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
     """usb id -> what each distribution ships for it, with the sentence the pages print."""
-    by_id: Dict[str, List[Dict[str, Any]]] = {}
+    by_id: dict[str, list[dict[str, Any]]] = {}
     for dist in sorted(distributions, key=lambda d: d["name"]):
         where = _host_words(dist["hosts"], host_labels)
         for entry in dist["entries"]:
@@ -49,8 +50,8 @@ def distribution_facts(distributions: List[Dict[str, Any]], host_labels: Dict[st
     return by_id
 
 
-def with_distributions(site: Mapping[str, Any], distributions: List[Dict[str, Any]],
-                       facts: Dict[str, List[Dict[str, Any]]]) -> Dict[str, Any]:
+def with_distributions(site: Mapping[str, Any], distributions: list[dict[str, Any]],
+                       facts: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     """The catalog with the distributions and what each ships for an ID (`facts`, distribution_facts): on each
     USB slot and adapter, and whole under `distribution_ids`; every ID in `facts` has its USB slot already
     (export.build makes them)."""

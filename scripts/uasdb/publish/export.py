@@ -26,8 +26,9 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 from ..paths import DATA_DIR, REPO_ROOT, OutsideFolder, inside
 from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
@@ -55,21 +56,21 @@ def _generated_at(pathspecs: Sequence[str] = ("data",)) -> str:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch is None:
         epoch = _git(["log", "-1", "--format=%ct", "--", *pathspecs]) or None
-    moment = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch else datetime.datetime.now(datetime.timezone.utc)
+    moment = datetime.datetime.fromtimestamp(int(epoch), datetime.UTC) if epoch else datetime.datetime.now(datetime.UTC)
     return moment.replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def _git(args: List[str]) -> str:
+def _git(args: list[str]) -> str:
     try:
         return subprocess.run(["git", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=30).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
 
 
-def _last_changes(pathspecs: Sequence[str] = ("data",)) -> Dict[str, Dict[str, str]]:
+def _last_changes(pathspecs: Sequence[str] = ("data",)) -> dict[str, dict[str, str]]:
     """First and last commit date of every data file, from one `git log` call."""
     output = _git(["log", "--format=@%cs", "--name-only", "--", *pathspecs])
-    dates: Dict[str, Dict[str, str]] = {}
+    dates: dict[str, dict[str, str]] = {}
     current = ""
     for line in output.splitlines():
         if line.startswith("@"):
@@ -103,10 +104,10 @@ def inputs_digest(data_dirs: Sequence[Path]) -> str:
     return digest.hexdigest()
 
 
-def _tree_files(tree: str, top: bool = True) -> List[Tuple[str, bool]]:
+def _tree_files(tree: str, top: bool = True) -> list[tuple[str, bool]]:
     """Every file under `tree` (path, whether it is a link), not following links, except a record folder right
     under the tree that is one (data/chipsets -> elsewhere), which `check` reads as `discover` does."""
-    found: List[Tuple[str, bool]] = []
+    found: list[tuple[str, bool]] = []
     try:
         entries = list(os.scandir(tree))
     except OSError:
@@ -121,11 +122,11 @@ def _tree_files(tree: str, top: bool = True) -> List[Tuple[str, bool]]:
     return found
 
 
-def _pathspecs(trees: Sequence[Path]) -> List[str]:
+def _pathspecs(trees: Sequence[Path]) -> list[str]:
     return [relative_to(str(t), REPO_ROOT) for t in trees]
 
 
-def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache: Optional[BuildCache] = None) -> Dict[str, Any]:
+def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache: BuildCache | None = None) -> dict[str, Any]:
     """The catalog of these records: everything the export's files are made from. Each step returns data (the
     `with_` ones the catalog with their facts added) and changes nothing it is given. With `cache`, adapters
     whose record text is unchanged since an earlier call reuse what that call worked out for them."""
@@ -152,8 +153,8 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     return dict(site, adapters=with_pages(site))
 
 
-def _catalog(adapters: List[Dict[str, Any]], chipsets: List[Dict[str, Any]], usb: Dict[str, Dict[str, Any]],
-             lists: Dict[str, Any]) -> Dict[str, Any]:
+def _catalog(adapters: list[dict[str, Any]], chipsets: list[dict[str, Any]], usb: dict[str, dict[str, Any]],
+             lists: dict[str, Any]) -> dict[str, Any]:
     """The catalog of the records alone, with the site's constants and the counts."""
     return {"adapters": adapters, "chipsets": chipsets, "usb": dict(sorted(usb.items())), "lists": lists,
             **site_constants(),
@@ -161,7 +162,7 @@ def _catalog(adapters: List[Dict[str, Any]], chipsets: List[Dict[str, Any]], usb
                        "reports": sum(len(a["reports"]) for a in adapters), **{name: len(lists[name]) for name in LISTS}}}
 
 
-def _with_page_facts(site: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], verdict_by_id: Dict[str, Any]) -> Dict[str, Any]:
+def _with_page_facts(site: dict[str, Any], chipsets: dict[str, dict[str, Any]], verdict_by_id: dict[str, Any]) -> dict[str, Any]:
     """The catalog with what pages work out once every source's facts are on it: the naughty line's fit, each
     ID's texts (usb.slot_texts), the what-to-buy rankings, the latest reports and the report link."""
     kernel_version = (site.get("kernel") or {}).get("version")
@@ -171,7 +172,7 @@ def _with_page_facts(site: Dict[str, Any], chipsets: Dict[str, Dict[str, Any]], 
                 latest_reports=latest_reports(site["adapters"]), report_query=report_query())
 
 
-def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
+def write(out_dir: Path, site: dict[str, Any], generated_at: str) -> None:
     """Make OUT hold exactly the export's files. A file whose bytes are already there is left alone (its time too,
     so Hugo, rsync and CI caches see what really changed); the others are written, and every other file in OUT is
     removed. An OUT holding anything but plain folders and files (a link) is emptied first, as it always was."""
@@ -198,7 +199,7 @@ def write(out_dir: Path, site: Dict[str, Any], generated_at: str) -> None:
             os.rmdir(folder)
 
 
-def _plain_files(out_dir: Path) -> Optional[set]:
+def _plain_files(out_dir: Path) -> set | None:
     """The files in OUT, or None when OUT holds a link or anything else but folders and regular files."""
     found: set = set()
     if not out_dir.exists():
@@ -214,7 +215,7 @@ def _plain_files(out_dir: Path) -> Optional[set]:
     return found
 
 
-def _holds(path: Path, parts: List[str]) -> bool:
+def _holds(path: Path, parts: list[str]) -> bool:
     """Whether the file at `path` holds exactly these pieces of text, read piece by piece (adapters.json is
     hundreds of MB at 10,000 products and is never joined into one string)."""
     try:
@@ -228,14 +229,14 @@ def _holds(path: Path, parts: List[str]) -> bool:
         return False
 
 
-def record_folders(trees: Sequence[Path]) -> List[Path]:
+def record_folders(trees: Sequence[Path]) -> list[Path]:
     """The record folders (adapters/, chipsets/, distributions/) that exist in these data trees."""
     return [Path(t) / folder for t in trees for folder in KIND_DIRS.values() if (Path(t) / folder).is_dir()]
 
 
-def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection[str] = (),
-            cache: Optional[LoadCache] = None,
-            build_cache: Optional[BuildCache] = None) -> Optional[Tuple[Dict[str, Any], str]]:
+def prepare(data_dirs: Sequence[Path] | None = None, ignore_rules: Collection[str] = (),
+            cache: LoadCache | None = None,
+            build_cache: BuildCache | None = None) -> tuple[dict[str, Any], str] | None:
     """Check the record trees (default: data/) and build the export: (site, generated_at), or None (and the
     problems on stderr) when the data has errors. `cache` keeps unchanged files parsed and checked between calls,
     `build_cache` their adapters' verdicts and charts (both for the watcher)."""
@@ -260,8 +261,8 @@ def prepare(data_dirs: Optional[Sequence[Path]] = None, ignore_rules: Collection
     return dict(build(result.records, pathspecs, build_cache), removed=removed), _generated_at(pathspecs)
 
 
-def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,
-                ignore_rules: Collection[str] = ()) -> Optional[Dict[str, Any]]:
+def export_tree(out_dir: Path, data_dirs: Sequence[Path] | None = None,
+                ignore_rules: Collection[str] = ()) -> dict[str, Any] | None:
     """Check the record trees (default: data/) and write the export; None (and the problems on stderr) when
     the data has errors. `ignore_rules` exists for tests that must publish deliberately unsafe text."""
     prepared = prepare(data_dirs, ignore_rules)
@@ -272,7 +273,7 @@ def export_tree(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None,
     return site
 
 
-def run_export(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None) -> int:
+def run_export(out_dir: Path, data_dirs: Sequence[Path] | None = None) -> int:
     try:
         site = export_tree(out_dir, data_dirs)
     except probebuild.BundleError as error:

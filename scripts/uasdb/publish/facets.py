@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 # (key, label, {value: title}): one filter, its choices in the order the page offers them.
-Spec = Tuple[str, str, Mapping[str, str]]
+Spec = tuple[str, str, Mapping[str, str]]
 
 
-def facet(key: str, label: str, rows: Iterable[Mapping[str, Sequence[str]]], titles: Mapping[str, str]) -> Optional[Dict[str, Any]]:
+def facet(key: str, label: str, rows: Iterable[Mapping[str, Sequence[str]]], titles: Mapping[str, str]) -> dict[str, Any] | None:
     """{key, label, options: [{value, label, count}]} with the choices some row matches, in `titles` order, or None
     when fewer than two are left. A value no title names is an error in the caller, not a choice to drop."""
     counts = Counter(value for row in rows for value in dict.fromkeys(row.get(key, ())))
@@ -26,7 +27,7 @@ def facet(key: str, label: str, rows: Iterable[Mapping[str, Sequence[str]]], tit
     return {"key": key, "label": label, "options": options} if len(options) > 1 else None
 
 
-def facets(rows: Sequence[Mapping[str, Sequence[str]]], specs: Iterable[Spec]) -> List[Dict[str, Any]]:
+def facets(rows: Sequence[Mapping[str, Sequence[str]]], specs: Iterable[Spec]) -> list[dict[str, Any]]:
     """The filters worth offering over `rows` (each row's `facets`), in the order of `specs`."""
     return [f for key, label, titles in specs for f in [facet(key, label, rows, titles)] if f]
 
@@ -36,12 +37,12 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
 
 
-def capitalised(titles: Mapping[str, str]) -> Dict[str, str]:
+def capitalised(titles: Mapping[str, str]) -> dict[str, str]:
     """The schema's titles ("a case for one drive") as choices in a list ("A case for one drive")."""
     return {value: title[:1].upper() + title[1:] for value, title in titles.items()}
 
 
-def badge_titles(badges: Iterable[Optional[Mapping[str, Any]]]) -> Dict[str, str]:
+def badge_titles(badges: Iterable[Mapping[str, Any] | None]) -> dict[str, str]:
     """The badges' words as choices, best verdict first (the badges' rank), keyed by their slug."""
     seen = {(b["rank"], b["short"]) for b in badges if b}
     return {slug(short): short for _, short in sorted(seen)}

@@ -6,8 +6,9 @@ import csv
 import html
 import io
 import json
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+from typing import Any
 
 from ..records.reference import load_usbids
 from ..records.rules.removals import PAGE_FOLDERS
@@ -37,7 +38,7 @@ API = "api/v1"
 PUBLISHED_API = "static/api/v1"
 
 
-def with_pages(catalog: Mapping[str, Any]) -> List[Dict[str, Any]]:
+def with_pages(catalog: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The catalog's adapters, each with its `page` (publish/adapter.py): made once the catalog is complete."""
     chipsets = {c["id"]: c for c in catalog["chipsets"]}
     return [dict(adapter, page=adapter_page.page(adapter, catalog, chipsets)) for adapter in catalog["adapters"]]
@@ -46,12 +47,12 @@ def with_pages(catalog: Mapping[str, Any]) -> List[Dict[str, Any]]:
 RELATED_PER_VENDOR = 5
 
 
-def id_shards(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]]) -> Dict[Tuple[str, str], Dict[str, Any]]:
+def id_shards(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
     """/api/v1/ids/<vid>/<first two digits of the pid>.json: the product IDs of that vendor the database has a file
     for, and up to five products of the vendor (what the check page offers when a pasted ID has no record). Small
     at any size: a vendor with thousands of IDs is split 256 ways."""
-    related: Dict[str, List[Dict[str, str]]] = {}
-    shards: Dict[Tuple[str, str], Dict[str, Any]] = {}
+    related: dict[str, list[dict[str, str]]] = {}
+    shards: dict[tuple[str, str], dict[str, Any]] = {}
     for key, slot in catalog["usb"].items():
         vid, pid = slot["vid"], slot["pid"]
         shards.setdefault((vid, pid[:2]), {"pids": [], "related": []})["pids"].append(pid)
@@ -64,10 +65,10 @@ def id_shards(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, An
     return shards
 
 
-def usbids_by_vendor(usbids: Any) -> Dict[str, Dict[str, Any]]:
+def usbids_by_vendor(usbids: Any) -> dict[str, dict[str, Any]]:
     """/api/v1/usbids/<first two digits of the vid>.json: usb.ids' vendor names and storage product names
     ({"vendors": {vid: name}, "products": {vid:pid: name}}) of the vendor IDs that start so (256 small files)."""
-    shards: Dict[str, Dict[str, Any]] = {}
+    shards: dict[str, dict[str, Any]] = {}
     for vid, name in usbids.vendors.items():
         shards.setdefault(vid[:2], {"vendors": {}, "products": {}})["vendors"][vid] = name
     for key, name in usbids.products.items():
@@ -75,7 +76,7 @@ def usbids_by_vendor(usbids: Any) -> Dict[str, Dict[str, Any]]:
     return shards
 
 
-def quirk_index(catalog: Mapping[str, Any]) -> Dict[str, Any]:
+def quirk_index(catalog: Mapping[str, Any]) -> dict[str, Any]:
     """/api/v1/quirk-index.json: the adapters whose reports needed a quirk line (the quirk builder's list)."""
     quirky = [{"id": a["id"], "name": a["name"], "vendor": a.get("vendor"), "model": a.get("model"),
                "chipset": a.get("chipset"), "chipset_name": a.get("chipset_name"),
@@ -89,7 +90,7 @@ def quirk_index(catalog: Mapping[str, Any]) -> Dict[str, Any]:
     return {"adapters": quirky, "total": len(catalog["adapters"])}
 
 
-def _wrap(result: Any, generated_at: str) -> Dict[str, Any]:
+def _wrap(result: Any, generated_at: str) -> dict[str, Any]:
     return {"schema_version": API_SCHEMA_VERSION, "generated_at": generated_at, "result": result}
 
 
@@ -120,7 +121,7 @@ def spreadsheet_cell(value: Any) -> Any:
     return value
 
 
-def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
+def adapters_csv(adapters: list[dict[str, Any]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -135,7 +136,7 @@ def adapters_csv(adapters: List[Dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-def removed_page(note: Dict[str, str]) -> str:
+def removed_page(note: dict[str, str]) -> str:
     """The page left at a removed record's address: it says why and sends the visitor to the record named in the
     note. The address is relative (`../<redirect>/`), so it holds under any base path the site is published at."""
     target, reason = html.escape(f"../{note['redirect']}/"), html.escape(note["reason"])
@@ -152,7 +153,7 @@ def _dumps(payload: Any) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
 
 
-def _spliced(payload: Any, placeholder: str, encoded: List[str]) -> List[str]:
+def _spliced(payload: Any, placeholder: str, encoded: list[str]) -> list[str]:
     """`payload` as JSON, in pieces, with the string `placeholder` replaced by the pieces of already-encoded JSON:
     each adapter is encoded once and reused in adapters.json and its own file (the export's largest cost), and
     the big files are never joined into one string (their text is written piece by piece)."""
@@ -186,8 +187,8 @@ class EncodeMemo:
     which `BuildCache` keeps only while the record's text is unchanged."""
 
     def __init__(self) -> None:
-        self._previous: Dict[Any, Tuple[Any, Any, str]] = {}
-        self._current: Dict[Any, Tuple[Any, Any, str]] = {}
+        self._previous: dict[Any, tuple[Any, Any, str]] = {}
+        self._current: dict[Any, tuple[Any, Any, str]] = {}
 
     def start(self) -> None:
         """Begin an export: what the last one encoded is what this one may reuse."""
@@ -203,8 +204,8 @@ class EncodeMemo:
         return text
 
 
-def export_files(catalog: Dict[str, Any], generated_at: str,
-                 memo: Optional[EncodeMemo] = None) -> Iterator[Tuple[str, List[str]]]:
+def export_files(catalog: dict[str, Any], generated_at: str,
+                 memo: EncodeMemo | None = None) -> Iterator[tuple[str, list[str]]]:
     """Every file of the export as (path relative to OUT, posix; its text in pieces), one file at a time: at
     10,000 adapters the files add up to hundreds of MB, and adapters.json is written piece by piece rather than
     joined. `write` puts them on disk; the watcher behind `make serve` writes only those whose text changed since
@@ -213,7 +214,7 @@ def export_files(catalog: Dict[str, Any], generated_at: str,
         memo.start()
     dumps = memo.dumps if memo is not None else (lambda key, payload, fingerprint=None: _dumps(payload))
 
-    def as_json(path: str, payload: Any, folder: str = API) -> Tuple[str, List[str]]:
+    def as_json(path: str, payload: Any, folder: str = API) -> tuple[str, list[str]]:
         return f"{folder}/{path}", [dumps(path, _wrap(payload, generated_at)), "\n"]
 
     chipsets = {c["id"]: c for c in catalog["chipsets"]}

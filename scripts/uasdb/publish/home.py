@@ -2,12 +2,13 @@
 what-to-buy page, the newest reports, the counts and the most recently changed adapters."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..records.vocabulary import HOST_TITLES
 
 
-def latest_reports(adapters: Sequence[Mapping[str, Any]], count: int = 6) -> List[Dict[str, Any]]:
+def latest_reports(adapters: Sequence[Mapping[str, Any]], count: int = 6) -> list[dict[str, Any]]:
     """The newest dated reports across the database, for the home page."""
     dated = [(r["date"], a, n, r) for a in adapters for n, r in enumerate(a.get("reports", []), start=1) if r.get("date")]
     dated.sort(key=lambda t: (t[0], t[1]["id"], t[2]), reverse=True)
@@ -16,7 +17,7 @@ def latest_reports(adapters: Sequence[Mapping[str, Any]], count: int = 6) -> Lis
             for d, a, n, r in dated[:count]]
 
 
-def home(catalog: Mapping[str, Any]) -> Dict[str, Any]:
+def home(catalog: Mapping[str, Any]) -> dict[str, Any]:
     """The home page and the Atom feed: best picks (recommended products only), the latest reports, the counts,
     and the 50 most recently changed adapters."""
     picks = [{"platform": name, "label": b["label"], "slug": b["slug"], "pi": b["pi"], "counts": b["counts"],

@@ -15,7 +15,8 @@ Nothing here decides a verdict; it only explains what the kernel does on its own
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from ..records.kernel_flags import FLAG_PLAIN, flag_text
 from ..records.reference import (
@@ -30,15 +31,15 @@ from ..records.reference import (
 )
 from ..verdicts.engine import QUIRKS_PARAM_MAX_CHARS
 
-Span = Optional[Tuple[str, str]]
+Span = tuple[str, str] | None
 
 
-def flag_list(flags: Iterable[str], table: KernelTable) -> List[Dict[str, Any]]:
+def flag_list(flags: Iterable[str], table: KernelTable) -> list[dict[str, Any]]:
     letter_of = table.letter_of
     return [{"name": f, "letter": letter_of.get(f), "plain": FLAG_PLAIN.get(f)} for f in flags]
 
 
-def _entry_fields(entry: KernelEntry, table: KernelTable) -> Dict[str, Any]:
+def _entry_fields(entry: KernelEntry, table: KernelTable) -> dict[str, Any]:
     """What entry_json and builtin_json share about one table entry."""
     return {
         "letters": "".join(sorted(letter for letter in (table.letter_of.get(f) for f in entry.flags) if letter)),
@@ -51,12 +52,12 @@ def _entry_fields(entry: KernelEntry, table: KernelTable) -> Dict[str, Any]:
     }
 
 
-def entry_json(entry: KernelEntry, table: KernelTable) -> Dict[str, Any]:
+def entry_json(entry: KernelEntry, table: KernelTable) -> dict[str, Any]:
     return {"usb_id": entry.usb_id, "flags": flag_list(entry.flags, table), **_entry_fields(entry, table),
             "file": entry.file, "line": entry.line}
 
 
-def builtin_json(entry: KernelEntry, table: KernelTable) -> Dict[str, Any]:
+def builtin_json(entry: KernelEntry, table: KernelTable) -> dict[str, Any]:
     """One table entry for kernel.json's `builtin` map: flag names only (their words are in `flag_plain`)."""
     return {"flags": list(entry.flags), **_entry_fields(entry, table)}
 
@@ -71,7 +72,7 @@ RUNTIME_STEP_CHIPS = {
 }
 
 
-def runtime_steps(check: RuntimeCheck) -> List[Dict[str, Any]]:
+def runtime_steps(check: RuntimeCheck) -> list[dict[str, Any]]:
     """The device tests in order, each with the flags it adds and the chip it points to when the source names one."""
     steps = []
     for step in check.steps:
@@ -81,7 +82,7 @@ def runtime_steps(check: RuntimeCheck) -> List[Dict[str, Any]]:
     return steps
 
 
-def runtime_json(check: RuntimeCheck, table: KernelTable, usb_id: str) -> Dict[str, Any]:
+def runtime_json(check: RuntimeCheck, table: KernelTable, usb_id: str) -> dict[str, Any]:
     return {
         "usb_id": usb_id,
         "flags": flag_list(check.flags, table),
@@ -101,10 +102,10 @@ def _bcd_text(entry: KernelEntry) -> str:
     return "" if entry.every_bcd else f" (bcdDevice {entry.bcd_min}–{entry.bcd_max})"
 
 
-def explain(table: KernelTable, usb_id: str, entries: List[KernelEntry], runtime: List[RuntimeCheck]) -> List[str]:
+def explain(table: KernelTable, usb_id: str, entries: list[KernelEntry], runtime: list[RuntimeCheck]) -> list[str]:
     """Plain sentences: what Linux does by itself for one ID. Identical entries in both headers
     (an ID in unusual_devs.h and unusual_uas.h) make one sentence naming both places."""
-    grouped: Dict[Tuple, List[KernelEntry]] = {}
+    grouped: dict[tuple, list[KernelEntry]] = {}
     for entry in entries:
         if entry.flags:
             grouped.setdefault((entry.bcd_min, entry.bcd_max, entry.flags, entry.condition), []).append(entry)
@@ -128,7 +129,7 @@ def explain(table: KernelTable, usb_id: str, entries: List[KernelEntry], runtime
     return lines
 
 
-def _relevant(table: KernelTable, vid: str, pid: str, span: Span) -> List[KernelEntry]:
+def _relevant(table: KernelTable, vid: str, pid: str, span: Span) -> list[KernelEntry]:
     entries = [e for e in table.entries_for(vid, pid) if e.condition is None]
     return [e for e in entries if e.overlaps(*span)] if span else entries
 
@@ -144,7 +145,7 @@ def letter_drivers(table: KernelTable, letter: str) -> str:
     return DRIVERS_FROM_CODE.get(table.letters.get(letter, ""), table.letter_drivers.get(letter, "both"))
 
 
-def preserve_builtin(table: KernelTable, quirk_entry: str, span: Span = None) -> Dict[str, Any]:
+def preserve_builtin(table: KernelTable, quirk_entry: str, span: Span = None) -> dict[str, Any]:
     """A usb-storage.quirks entry replaces the built-in lettered flags of its ID: usb.c clears all
     of them before setting the user's letters. Return the entry with the letters that keep the
     ones that still matter. With `u` (IGNORE_UAS) the device runs on usb-storage, so flags the
@@ -153,7 +154,7 @@ def preserve_builtin(table: KernelTable, quirk_entry: str, span: Span = None) ->
     entries = _relevant(table, vid, pid, span)
     replaced = set(table.user_entry_replaces)
     letter_of = table.letter_of
-    builtin: List[str] = []
+    builtin: list[str] = []
     for entry in entries:
         builtin.extend(f for f in entry.flags if f not in builtin)
     runtime = table.runtime_for(vid, pid)
@@ -190,18 +191,18 @@ def preserve_builtin(table: KernelTable, quirk_entry: str, span: Span = None) ->
     }
 
 
-def _span_of(adapter: Dict[str, Any], vid: str, pid: str) -> Span:
+def _span_of(adapter: dict[str, Any], vid: str, pid: str) -> Span:
     for usb_id in adapter.get("usb_ids", []):
         if usb_id["vid"] == vid and usb_id["pid"] == pid and usb_id.get("bcd_device"):
             return usb_id["bcd_device"]["min"], usb_id["bcd_device"]["max"]
     return None
 
 
-def group_entries(entries: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+def group_entries(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One ID's table entries (entry_json shape) that set the same flags for the same bcdDevice range and #if
     condition, as one fact with all its sources: an ID listed alike in unusual_uas.h and unusual_devs.h is one
     thing Linux does, said once. Entries without flags are left out; first-seen order."""
-    groups: Dict[tuple, Dict[str, Any]] = {}
+    groups: dict[tuple, dict[str, Any]] = {}
     for entry in entries:
         if not entry["flags"]:
             continue
@@ -212,13 +213,13 @@ def group_entries(entries: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     return list(groups.values())
 
 
-def applies_by_itself(groups: List[Dict[str, Any]], runtime: List[Dict[str, Any]]) -> bool:
+def applies_by_itself(groups: list[dict[str, Any]], runtime: list[dict[str, Any]]) -> bool:
     """Whether Linux sets a flag for the ID with no build option and no device test: a table entry without an
     #if condition, or a uas-detect.h check that looks at nothing but the ID."""
     return any(g["condition"] is None for g in groups) or any(c["unconditional"] for c in runtime)
 
 
-def smart_blocked(slot: Dict[str, Any]) -> Optional[str]:
+def smart_blocked(slot: dict[str, Any]) -> str | None:
     """How Linux blocks the ATA pass-through (NO_ATA_1X) that `smartctl -d sat` needs, for an ID whose first
     smartmontools entry is a SAT type: "table" (a table entry for every firmware, whatever the driver),
     "uas" (uas-detect.h, only under uas), or None."""
@@ -233,10 +234,10 @@ def smart_blocked(slot: Dict[str, Any]) -> Optional[str]:
     return None
 
 
-def adapter_kernel(adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any]:
+def adapter_kernel(adapter: dict[str, Any], table: KernelTable) -> dict[str, Any]:
     builtin, runtime, summary = [], [], []
-    groups: Dict[str, List[Dict[str, Any]]] = {}
-    by_itself: Dict[str, bool] = {}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    by_itself: dict[str, bool] = {}
     for usb_id in adapter.get("usb_ids", []):
         key = f"{usb_id['vid']}:{usb_id['pid']}"
         span = _span_of(adapter, usb_id["vid"], usb_id["pid"])
@@ -268,16 +269,16 @@ def adapter_kernel(adapter: Dict[str, Any], table: KernelTable) -> Dict[str, Any
     }
 
 
-def uas_relevant_ids(table: KernelTable) -> Set[str]:
+def uas_relevant_ids(table: KernelTable) -> set[str]:
     """IDs whose entries change how uas treats a device: anything in unusual_uas.h, IGNORE_UAS,
     and flags the kernel documents as mattering only under uas."""
     uas_flags = {table.letters[letter] for letter, drivers in table.letter_drivers.items() if drivers == "uas"} | {"IGNORE_UAS"}
     return {e.usb_id for e in table.entries if e.file.endswith("unusual_uas.h") or uas_flags & set(e.flags)}
 
 
-def with_reference(site: Mapping[str, Any], table: Optional[KernelTable] = None, usbids: Optional[UsbIds] = None,
-                  drivedb: Optional[DriveDb] = None,
-                  kernel_of: Optional[Callable[[Dict[str, Any], KernelTable], Dict[str, Any]]] = None) -> Dict[str, Any]:
+def with_reference(site: Mapping[str, Any], table: KernelTable | None = None, usbids: UsbIds | None = None,
+                  drivedb: DriveDb | None = None,
+                  kernel_of: Callable[[dict[str, Any], KernelTable], dict[str, Any]] | None = None) -> dict[str, Any]:
     """The catalog with what Linux, usb.ids and smartmontools know joined on. `kernel_of(adapter, table)` stands in
     for `adapter_kernel` (the export's BuildCache passes one that remembers unchanged adapters)."""
     table = table or load_kernel()
@@ -304,7 +305,7 @@ def with_reference(site: Mapping[str, Any], table: Optional[KernelTable] = None,
 
     lists = dict(site["lists"])
     naughty_ids = set(lists.get("naughty", []))
-    combined: Dict[str, Set[str]] = {}
+    combined: dict[str, set[str]] = {}
     # Left out: IDs shared with a product known to work, and IDs only another platform's reports needed.
     excluded = set(lists.get("naughty_excluded_ids", [])) | set(lists.get("naughty_elsewhere_ids", []))
     for adapter in adapters:

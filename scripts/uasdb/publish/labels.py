@@ -2,7 +2,7 @@
 vendor (filters, tables, what to buy)."""
 from __future__ import annotations
 
-from typing import Dict, Iterable, Optional
+from collections.abc import Iterable
 
 # How the site names each `drive_interface` (filters, tables, what to buy).
 DRIVE_LABELS = {"sata": "SATA", "nvme": "NVMe", "msata": "mSATA", "m2-sata": "M.2 SATA",
@@ -23,11 +23,11 @@ def vendor_key(name: str) -> str:
     return key
 
 
-def vendor_display_names(vendors: Iterable[Optional[str]]) -> Dict[str, str]:
+def vendor_display_names(vendors: Iterable[str | None]) -> dict[str, str]:
     """Each spelling in the records -> the one the site shows for its vendor: the spelling most records use
     (ties: the one with more capitals, as brands such as NATEC and ORICO write themselves), so filters and
     tables list "StarTech.com" and "StarTech", or "Natec" and "NATEC", once."""
-    counts: Dict[str, Dict[str, int]] = {}
+    counts: dict[str, dict[str, int]] = {}
     for name in vendors:
         if name:
             group = counts.setdefault(vendor_key(name), {})

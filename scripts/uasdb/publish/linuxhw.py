@@ -10,7 +10,8 @@ The /usb/ pages and /wanted/ print these as they are.
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 SOURCE_NAME = "linux-hardware.org"
 
@@ -20,7 +21,7 @@ def _shown(cell: str) -> str:
     return cell.replace("...", "…")
 
 
-def _sentence(device: Dict[str, Any]) -> str:
+def _sentence(device: dict[str, Any]) -> str:
     words = f"Seen on {device['computers']:,} computers"
     driver = device.get("driver")
     if not driver:
@@ -59,7 +60,7 @@ def device_scope(*names: str) -> str:
     return "disk"
 
 
-def with_popularity(site: Mapping[str, Any], table: Dict[str, Any]) -> Dict[str, Any]:
+def with_popularity(site: Mapping[str, Any], table: dict[str, Any]) -> dict[str, Any]:
     """The catalog with each table row on its USB slot (export.build makes a slot for every ID in the table) and
     the table's source under `linuxhw`."""
     usb = dict(site["usb"])
@@ -71,10 +72,10 @@ def with_popularity(site: Mapping[str, Any], table: Dict[str, Any]) -> Dict[str,
                                         "name": SOURCE_NAME})
 
 
-def with_wanted(site: Mapping[str, Any]) -> Dict[str, Any]:
+def with_wanted(site: Mapping[str, Any]) -> dict[str, Any]:
     """The catalog with lists.wanted: the most common IDs without a single adapter record, with what Linux and
     distributions already do for each (after with_reference and with_distributions); their slots say `wanted`."""
-    wanted: List[Dict[str, Any]] = []
+    wanted: list[dict[str, Any]] = []
     usb = dict(site["usb"])
     for key, slot in site["usb"].items():
         seen = slot.get("linuxhw")

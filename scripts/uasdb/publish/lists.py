@@ -3,7 +3,8 @@
 what may explain it), and `kernel_only`, the IDs Linux treats specially that no record reports."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..records.vocabulary import LIST_PLATFORMS, PLATFORM_SHORT
 from ..verdicts.answer import naughty_combined_line, naughty_quirk_entries
@@ -18,7 +19,7 @@ LISTS = ("naughty", "nice", "pending", "disagree")
 
 
 def list_catalog(adapters: Sequence[Mapping[str, Any]], verdict_by_id: Mapping[str, Any],
-                 usb: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
+                 usb: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """The lists as the catalog holds them: each list's product ids (the engine's `list`), and the naughty
     products' quirk entries with the combined line, which IDs it leaves out and the limit it must fit."""
     members = {name: [a for a in adapters if a["verdict"]["list"] == name] for name in LISTS}
@@ -41,14 +42,14 @@ BADGES = [(name, "uas", name, f"{PLATFORM_SHORT[name]} UAS") for name in LIST_PL
 FILTERS = {key: label for key, _, _, label in BADGES}
 
 
-def quirk_line_fit(lists: Mapping[str, Any]) -> Dict[str, Any]:
+def quirk_line_fit(lists: Mapping[str, Any]) -> dict[str, Any]:
     """How long the naughty page's combined line is and whether it fits the kernel's limit. The page shows the
     built-in-preserving line when there is one: the length judged is that one's."""
     shown = lists.get("naughty_quirk_line_preserving_builtin") or lists["naughty_quirk_line"]
     return {"naughty_quirk_line_length": quirk_value_length(shown), "naughty_quirk_line_fits": quirk_line_fits(shown)}
 
 
-def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:
+def entry(adapter: Mapping[str, Any]) -> dict[str, Any]:
     """One product on a list: its Pi verdict badges, why it is listed, what to do on each Pi (its answers), and
     the reports behind it."""
     verdict = adapter["verdict"]
@@ -72,7 +73,7 @@ def entry(adapter: Mapping[str, Any]) -> Dict[str, Any]:
     }
 
 
-def model(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
+def model(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     lists = catalog["lists"]
     kernel_only = []
     for key in lists.get("kernel_only", []):
@@ -81,7 +82,7 @@ def model(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]])
         kernel_only.append({"key": key, "vid": slot["vid"], "pid": slot["pid"],
                             "name": " ".join(x for x in (first.get("vendor"), first.get("product")) if x),
                             "groups": slot.get("kernel_groups", [])})
-    entries: Dict[str, List[Dict[str, Any]]] = {name: [entry(adapters[i]) for i in lists[name]]
+    entries: dict[str, list[dict[str, Any]]] = {name: [entry(adapters[i]) for i in lists[name]]
                                                 for name in LISTS}
     names = {e["usb_id"]: [adapters[i]["name"] for i in e["adapters"]] for e in lists.get("naughty_quirk_entries", [])}
     working = {e["usb_id"]: [{"id": i, "name": adapters[i]["name"]} for i in e["shared_with_working"]]
@@ -95,7 +96,7 @@ def model(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]])
                          "nice": filters(entries["nice"] + entries["pending"])})
 
 
-def filters(entries: Sequence[Mapping[str, Any]]) -> List[Dict[str, Any]]:
+def filters(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The filters a list page offers over its entries (the nice page's include its pending ones)."""
     return facets([e["facets"] for e in entries],
                   [(key, label, badge_titles(e["badges"][key] for e in entries)) for key, label in FILTERS.items()])

@@ -15,7 +15,6 @@ import ast
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import List, Optional, Set, Tuple, Union
 
 PACKAGE = Path(__file__).resolve().parent.parent / "probe"
 MODULES = ("common", "reportform", "formlink", "parsers", "system", "macos", "linux", "assess", "output", "bench", "cli")
@@ -25,12 +24,12 @@ class BundleError(Exception):
     """The package cannot be joined into one file (a module imports something the bundle cannot carry)."""
 
 
-def _split(source: str) -> Tuple[List[Union[ast.Import, ast.ImportFrom]], str]:
+def _split(source: str) -> tuple[list[ast.Import | ast.ImportFrom], str]:
     """A module's top-level imports (as nodes) and its body after them (as text), docstring left out."""
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
-    imports: List[Union[ast.Import, ast.ImportFrom]] = []
-    end: Optional[int] = 0  # end_lineno is Optional in the stubs; parsed source always has it
+    imports: list[ast.Import | ast.ImportFrom] = []
+    end: int | None = 0  # end_lineno is Optional in the stubs; parsed source always has it
     for node in tree.body:
         is_doc = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
         if is_doc and node is tree.body[0]:
@@ -53,13 +52,13 @@ def bundle() -> str:
 
 
 @lru_cache(maxsize=4)
-def _joined(sources: Tuple[Tuple[str, str], ...], package_source: str) -> str:
+def _joined(sources: tuple[tuple[str, str], ...], package_source: str) -> str:
     """The modules' sources joined (the same sources are joined once per process: every export and every edit
     under `make serve` publishes /probe.py)."""
     names = tuple(name for name, _ in sources)
-    plain: Set[str] = set()
+    plain: set[str] = set()
     froms: dict = {}
-    bodies: List[str] = []
+    bodies: list[str] = []
     for name, source in sources:
         imports, body = _split(source)
         for node in imports:

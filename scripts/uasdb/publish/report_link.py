@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import pprint
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any
 
 import yaml
 
@@ -30,7 +30,7 @@ __all__ = ["FORM_PATH", "LINK_LIMIT", "PREFILLED_FIELDS", "probe_form_text", "re
 
 
 @functools.lru_cache(maxsize=4)
-def report_form(form_path: Path = FORM_PATH) -> Dict[str, Any]:
+def report_form(form_path: Path = FORM_PATH) -> dict[str, Any]:
     """The form's address (the site's repo), file name, labels, title prefix and fields (id -> label)."""
     form = yaml.safe_load(Path(form_path).read_text(encoding="utf-8"))
     fields = {item["id"]: item.get("attributes", {}).get("label", item["id"])
@@ -43,7 +43,7 @@ def report_form(form_path: Path = FORM_PATH) -> Dict[str, Any]:
             "title": form.get("title", ""), "fields": fields}
 
 
-def report_query(usb_id: Optional[str] = None, adapter: Optional[str] = None, name: Optional[str] = None,
+def report_query(usb_id: str | None = None, adapter: str | None = None, name: str | None = None,
                  form_path: Path = FORM_PATH) -> str:
     """`template=…&labels=…&title=…[&usb_id=…][&adapter=…]` for `<repo>/issues/new?`."""
     form = report_form(form_path)

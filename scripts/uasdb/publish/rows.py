@@ -2,7 +2,8 @@
 ID's products), so no page needs another adapter's whole model."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any
 
 from ..records.vocabulary import FOCUS_PLATFORMS, LIST_PLATFORMS, PLATFORM_SHORT, PLATFORMS
 
@@ -17,7 +18,7 @@ ROW_BADGES = tuple(badge for c in ROW_COLUMNS for badge in
                    [(c["uas"], "uas", c["platform"])] + ([(c["boot"], "boot", c["platform"])] if c["boot"] else []))
 
 
-def badge(pv: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
+def badge(pv: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """The few fields of a platform verdict a badge prints."""
     if not pv:
         return None
@@ -25,7 +26,7 @@ def badge(pv: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
             "basis_text": pv["basis_text"], "about": pv["about"]}
 
 
-def adapter_row(adapter: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
+def adapter_row(adapter: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     verdict = adapter["verdict"]
     chip = chipsets.get(adapter.get("chipset") or "")
     vendor = adapter.get("vendor")
@@ -43,5 +44,5 @@ def adapter_row(adapter: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, 
     }
 
 
-def rows(adapters: List[Mapping[str, Any]], chipsets: Mapping[str, Mapping[str, Any]]) -> List[Dict[str, Any]]:
+def rows(adapters: list[Mapping[str, Any]], chipsets: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     return [adapter_row(a, chipsets) for a in adapters]

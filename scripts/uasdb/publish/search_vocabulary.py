@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any, Dict, List
+from typing import Any
 
 # Where the export writes it (relative to its OUT folder; static/ is served at the site's root).
 VOCABULARY_FILE = "static/search/vocabulary.json"
@@ -27,21 +27,21 @@ _NO_VENDOR = "Unbranded or unknown"
 SITE_WORDS = "uas usb-storage quirk quirks boot booting trim smart firmware dmesg lsusb probe reset power hub speed chipset"
 
 
-def words_of(text: str) -> List[str]:
+def words_of(text: str) -> list[str]:
     return [w for w in _WORD.findall(text or "") if len(w) >= 2 and not _NOT_A_WORD.match(w)]
 
 
-def vocabulary(site: Dict[str, Any]) -> Dict[str, Any]:
+def vocabulary(site: dict[str, Any]) -> dict[str, Any]:
     """The vocabulary of an export (`site` as export.build returns it)."""
     counts: Counter = Counter()
-    spellings: Dict[str, Counter] = {}
+    spellings: dict[str, Counter] = {}
 
     def add(text: str) -> None:
         for word in words_of(text):
             counts[word.lower()] += 1
             spellings.setdefault(word.lower(), Counter())[word] += 1
 
-    vendors: Dict[str, str] = {}
+    vendors: dict[str, str] = {}
     for adapter in site["adapters"]:
         for text in (adapter["name"], adapter.get("vendor"), adapter.get("vendor_label"), adapter.get("model")):
             add(text or "")
@@ -49,7 +49,7 @@ def vocabulary(site: Dict[str, Any]) -> Dict[str, Any]:
         if label and label != _NO_VENDOR:
             for spelling in {label, adapter.get("vendor") or label}:
                 vendors.setdefault(spelling.lower(), label)
-    chips: Dict[str, List[str]] = {}
+    chips: dict[str, list[str]] = {}
     for chip in site["chipsets"]:
         add(chip["name"])
         add(chip.get("maker", ""))

@@ -14,8 +14,9 @@ import shutil
 import subprocess
 import sys
 import threading
+from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any, Collection, Dict, Optional, Sequence
+from typing import Any
 
 from ..paths import REPO_ROOT, SITE_DIR
 from .export import export_tree
@@ -33,11 +34,11 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # keep pytest output clean
         pass
 
-    def list_directory(self, path: "str | os.PathLike[str]") -> None:
+    def list_directory(self, path: str | os.PathLike[str]) -> None:
         self.send_error(404)
         return None
 
-    def send_error(self, code: int, message: Optional[str] = None, explain: Optional[str] = None) -> None:
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         page = Path(self.directory) / "404.html"
         if code == 404 and page.exists():
             body = page.read_bytes()
@@ -61,7 +62,7 @@ class LoopbackServer:
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
-    def start(self) -> "LoopbackServer":
+    def start(self) -> LoopbackServer:
         self.thread.start()
         return self
 
@@ -82,9 +83,9 @@ def stage_site(workdir: Path) -> Path:
     return site
 
 
-def build_site(workdir: Path, base_url: str, data_dirs: Optional[Sequence[Path]] = None,
+def build_site(workdir: Path, base_url: str, data_dirs: Sequence[Path] | None = None,
                ignore_rules: Collection[str] = (),
-               catalog: Optional[Dict[str, Any]] = None) -> Path:
+               catalog: dict[str, Any] | None = None) -> Path:
     """Export `data_dirs`, run Hugo and Pagefind; return the public folder. Raises with the tools' output.
     `catalog`, when given, receives the export's catalog (export.build), which the tests compare pages with."""
     site = stage_site(workdir)
@@ -116,7 +117,7 @@ def pagefind_command(public: Path) -> list:
             "--output-subdir", "pagefind", "--silent"]
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """`python -m uasdb.publish.sitebuild index PUBLIC`: build PUBLIC's search index (what `make site` runs)."""
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 2 or args[0] != "index":

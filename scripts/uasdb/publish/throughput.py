@@ -2,7 +2,7 @@
 each sequential bar measured against the USB link it crossed."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 from ..records.vocabulary import HOST_TITLES, HOST_USB_LINK
 
@@ -20,7 +20,7 @@ LINK_LIMITS = {"480M": (60.0, "USB 2 (480 Mbit/s)"), "5000M": (500.0, "5 Gbit/s"
 USB2_LIMIT = LINK_LIMITS["480M"][0]
 
 
-def link_ceiling(report: Dict[str, Any], value_mbps: float) -> Optional[Dict[str, Any]]:
+def link_ceiling(report: dict[str, Any], value_mbps: float) -> dict[str, Any] | None:
     """The link limit a sequential figure is measured against: the link the report states, else the host's own
     ports when the board fixes them (a Pi 3's are USB 2 only; a figure above USB 2's limit on a Pi 4 or Pi 5 can
     only have come over its 5 Gbit/s ports). None when the link cannot be known."""
@@ -35,10 +35,10 @@ def link_ceiling(report: Dict[str, Any], value_mbps: float) -> Optional[Dict[str
     return {"link": link, "limit": limit, "label": label, "stated": "link_speed" in report}
 
 
-def throughput_chart(record: Dict[str, Any]) -> List[Dict[str, Any]]:
+def throughput_chart(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Every throughput figure of every report, grouped into chart panels (sequential MB/s, 4K random MB/s,
     4K random IOPS). MiB/s is converted to MB/s so one panel has one scale; `fraction` is the bar length."""
-    panels: Dict[tuple, Dict[str, Any]] = {}
+    panels: dict[tuple, dict[str, Any]] = {}
     for number, report in enumerate(record.get("reports", []), start=1):
         for figure in report.get("throughput", []):
             kind, op = _TEST_LABELS[figure["test"]]

@@ -1,7 +1,8 @@
 """The USB ID page's model (/api/v1/usb/<vid>/<pid>.json) and the list of every ID (/api/v1/usb.json)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ..verdicts.engine import PLATFORMS, usb_id_verdict
 from .facets import facets
@@ -9,7 +10,7 @@ from .report_link import report_query
 from .rows import badge
 
 
-def lite_verdict(verdict: Mapping[str, Any]) -> Dict[str, Any]:
+def lite_verdict(verdict: Mapping[str, Any]) -> dict[str, Any]:
     """What the check page needs of a product's verdict: badges per platform and its quirk entries."""
     return {"uas": {p: badge(v) for p, v in verdict["uas"].items()},
             "boot": {p: badge(v) for p, v in verdict["boot"].items()},
@@ -17,7 +18,7 @@ def lite_verdict(verdict: Mapping[str, Any]) -> Dict[str, Any]:
 
 
 def model(key: str, slot: Mapping[str, Any], catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]],
-          rows: Mapping[str, Mapping[str, Any]], chipsets: Mapping[str, Mapping[str, Any]]) -> Dict[str, Any]:
+          rows: Mapping[str, Mapping[str, Any]], chipsets: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """The slot as the catalog has it, its products as {id, name, verdict} with a slim verdict, and `page`."""
     products = [adapters[i] for i in slot["adapters"]]
     platforms = catalog["platforms"]
@@ -30,7 +31,7 @@ def model(key: str, slot: Mapping[str, Any], catalog: Mapping[str, Any], adapter
                     for p in catalog["platform_order"] if p in id_verdict and id_verdict[p]["verdict"] != "untested"]
     # What to do per platform with a verdict or a line, printed from the ID's `answers`; a line box only under its
     # own platform.
-    what_to_do: List[Dict[str, Any]] = []
+    what_to_do: list[dict[str, Any]] = []
     for p in catalog["platform_order"]:
         answer = answers.get(p)
         if answer and (answer["verdict"] != "untested" or answer["line"]):
@@ -59,9 +60,9 @@ def model(key: str, slot: Mapping[str, Any], catalog: Mapping[str, Any], adapter
         })
 
 
-def _kernel_parts(slot: Mapping[str, Any]) -> Tuple[List[str], bool]:
+def _kernel_parts(slot: Mapping[str, Any]) -> tuple[list[str], bool]:
     """The flags Linux sets for this ID by itself, and whether it decides more while probing the device."""
-    flags: List[str] = []
+    flags: list[str] = []
     probe = False
     for entry in slot.get("kernel") or []:
         flags += [f["name"] for f in entry["flags"]]
@@ -83,7 +84,7 @@ def kernel_flags(slot: Mapping[str, Any]) -> str:
 
 
 def index(catalog: Mapping[str, Any], adapters: Mapping[str, Mapping[str, Any]],
-          chipsets: Mapping[str, Mapping[str, Any]]) -> List[Dict[str, Any]]:
+          chipsets: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """/api/v1/usb.json: one row per ID the site has a page for, with what the list's filters match (`facets`).
     `adapters` and `chipset_names` run parallel to `products` and `chipsets`: the list links each by its name."""
     return [{"key": key, "vid": slot["vid"], "pid": slot["pid"], "product": (slot.get("usbids") or {}).get("product"),
@@ -97,12 +98,12 @@ PRODUCTS = {"yes": "Reported by a product here", "no": "No product here yet"}
 LINUX = {"special": "Treats it specially", "none": "Nothing special"}
 
 
-def index_facets(slot: Mapping[str, Any]) -> Dict[str, List[str]]:
+def index_facets(slot: Mapping[str, Any]) -> dict[str, list[str]]:
     flags, probe = _kernel_parts(slot)
     return {"products": ["yes" if slot["adapters"] else "no"], "linux": ["special" if flags or probe else "none"]}
 
 
-def index_filters(rows: Sequence[Mapping[str, Any]], kernel_version: Optional[str]) -> List[Dict[str, Any]]:
+def index_filters(rows: Sequence[Mapping[str, Any]], kernel_version: str | None) -> list[dict[str, Any]]:
     """The filters the USB ID list offers over usb.json's rows."""
     linux = f"Linux {kernel_version}" if kernel_version else "Linux"
     return facets([r["facets"] for r in rows], [("products", "Products", PRODUCTS), ("linux", linux, LINUX)])
@@ -112,13 +113,13 @@ def usb_key(vid: str, pid: str) -> str:
     return f"{vid}:{pid}"
 
 
-def usb_spellings(vid: str, pid: str) -> List[str]:
+def usb_spellings(vid: str, pid: str) -> list[str]:
     """The ways people paste a USB ID (lsusb, udev, Windows, C source); the site indexes them all for search."""
     return [f"{vid}:{pid}", f"{vid}{pid}", f"0x{vid} 0x{pid}", f"0x{vid}:0x{pid}", f"{vid.upper()}:{pid.upper()}",
             f"VID_{vid.upper()}&PID_{pid.upper()}"]
 
 
-def tell_apart(slot: Mapping[str, Any], by_id: Mapping[str, Mapping[str, Any]]) -> List[Dict[str, Any]]:
+def tell_apart(slot: Mapping[str, Any], by_id: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """What each product sharing this ID reports that the others may not: bcdDevice range and strings, the
     fields `uas-detect.h` and `lsusb -v` show."""
     rows = []
@@ -133,7 +134,7 @@ def tell_apart(slot: Mapping[str, Any], by_id: Mapping[str, Mapping[str, Any]]) 
     return rows
 
 
-def usb_summary(slot: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]], kernel_version: Optional[str]) -> str:
+def usb_summary(slot: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]], kernel_version: str | None) -> str:
     """One sentence on what the database knows of a USB ID: the ID page's summary and its search result.
     `chipsets` maps chipset ids to their records (the slot's `chipsets` are ids of those records)."""
     chips = ", ".join(chipsets[c]["name"] for c in slot["chipsets"])
@@ -152,17 +153,17 @@ def usb_summary(slot: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any
     return f"No product in the database reports this ID yet. {linux} lists it in its own tables{sets}."
 
 
-def _usb_slot(usb_id: Dict[str, Any]) -> Dict[str, Any]:
+def _usb_slot(usb_id: dict[str, Any]) -> dict[str, Any]:
     return {"vid": usb_id["vid"], "pid": usb_id["pid"], "spellings": usb_spellings(usb_id["vid"], usb_id["pid"]),
             "adapters": [], "chipsets": []}
 
 
 def usb_slots(adapters: Sequence[Mapping[str, Any]], chipsets: Mapping[str, Mapping[str, Any]],
-              verdict_by_id: Mapping[str, Any], other_ids: Iterable[str]) -> Dict[str, Dict[str, Any]]:
+              verdict_by_id: Mapping[str, Any], other_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
     """One slot per USB ID with a page: those the records report (with the products' verdict on the ID, what
     tells them apart, and which of them work on uas), then `other_ids` (what distributions ship a quirk for,
     linux-hardware.org counts and Linux's own tables list), made here once so each later step finds its slot."""
-    usb: Dict[str, Dict[str, Any]] = {}
+    usb: dict[str, dict[str, Any]] = {}
     for adapter in adapters:
         for usb_id in adapter.get("usb_ids", []):
             slot = usb.setdefault(usb_key(usb_id["vid"], usb_id["pid"]), _usb_slot(usb_id))
@@ -185,7 +186,7 @@ def usb_slots(adapters: Sequence[Mapping[str, Any]], chipsets: Mapping[str, Mapp
 
 
 def slot_texts(key: str, slot: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]],
-               kernel_version: Optional[str]) -> Dict[str, Any]:
+               kernel_version: str | None) -> dict[str, Any]:
     """What the ID page and its search result print once every source's facts are on the slot: its spellings
     (IDs only the kernel lists get the same as the rest), the report link and the summary sentence."""
     return {"spellings": slot.get("spellings") or usb_spellings(slot["vid"], slot["pid"]),

@@ -17,8 +17,8 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .. import relax_gc
 from ..paths import DATA_DIR, inside
@@ -27,7 +27,7 @@ from .adapter import BuildCache
 from .export import inputs_digest, prepare, record_folders
 from .files import COMMON_JSON, EncodeMemo, export_files
 
-Snapshot = Dict[str, Tuple[int, int]]
+Snapshot = dict[str, tuple[int, int]]
 # Seconds between polls. A snapshot of today's records takes about 5 ms; the watcher waits at least ten times as
 # long as its last snapshot took, so polling never costs more than a tenth of a core on a larger tree.
 POLL_SECONDS = 0.1
@@ -55,19 +55,19 @@ class State:
         self.cache = LoadCache()
         self.build = BuildCache()
         self.memo = EncodeMemo()
-        self.written: Dict[str, str] = {}
+        self.written: dict[str, str] = {}
         # The envelope's time, fixed at the first export: outside git (or before the first commit) it would be
         # "now" on every edit and change every file the preview serves.
-        self.generated_at: Optional[str] = None
+        self.generated_at: str | None = None
         # The digest of the inputs of the last export (export.inputs_digest) and what it said: a save that changed
         # no byte (an editor that writes on focus loss, `touch`, a branch switched and back) costs re-hashing.
-        self.inputs: Optional[str] = None
-        self.said: List[str] = []
+        self.inputs: str | None = None
+        self.said: list[str] = []
 
 
-def _existing(out_dir: Path) -> Set[str]:
+def _existing(out_dir: Path) -> set[str]:
     """The export's files now in OUT (relative, posix), leaving out the search index `make serve` built once."""
-    found: Set[str] = set()
+    found: set[str] = set()
     for top in ("data", "api", "static"):
         for folder, dirs, files in os.walk(out_dir / top):
             if Path(folder) == out_dir / "static" and "pagefind" in dirs:
@@ -76,7 +76,7 @@ def _existing(out_dir: Path) -> Set[str]:
     return found
 
 
-def _sync(out_dir: Path, files: Iterable[Tuple[str, Path, List[str]]], state: State) -> int:
+def _sync(out_dir: Path, files: Iterable[tuple[str, Path, list[str]]], state: State) -> int:
     """Make OUT hold `files` (each relative path with where `inside` put it, and its text), writing only those
     whose text differs from what is there and removing files the export no longer has. Hugo's server rebuilds on
     every file event, and one edited record changes a handful of the API's files, so leaving the rest alone keeps
@@ -84,7 +84,7 @@ def _sync(out_dir: Path, files: Iterable[Tuple[str, Path, List[str]]], state: St
     changed = 0
     existing = _existing(out_dir)
     produced = set()
-    folders: Set[Path] = set()  # made already in this sync
+    folders: set[Path] = set()  # made already in this sync
     for relative, path, parts in files:
         text = "".join(parts)
         produced.add(relative)
@@ -119,7 +119,7 @@ def _replace(out_dir: Path, path: Path, text: str) -> None:
     os.replace(staging, path)
 
 
-def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None, state: Optional[State] = None) -> List[str]:
+def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State | None = None) -> list[str]:
     """Export into OUT; returns the problems (empty when the export was written). Pass the same `state` on each
     call to skip unchanged records and files."""
     out_dir = Path(out_dir)
@@ -127,7 +127,7 @@ def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None, state: Op
     captured = io.StringIO()
     trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
     try:
-        inputs: Optional[str] = inputs_digest(trees)
+        inputs: str | None = inputs_digest(trees)
     except Exception:  # noqa: BLE001 - a tree that cannot be read is for the export to report
         inputs = None
     if inputs is not None and inputs == state.inputs:
@@ -161,7 +161,7 @@ def refresh(out_dir: Path, data_dirs: Optional[Sequence[Path]] = None, state: Op
     return []
 
 
-def _keep_last_good(out_dir: Path, state: State, problems: List[str]) -> List[str]:
+def _keep_last_good(out_dir: Path, state: State, problems: list[str]) -> list[str]:
     """Keep the last good data, and say what is wrong on every page (OUT/data/common.json's `serve_errors`)."""
     common_json = out_dir / COMMON_JSON
     if common_json.is_file():
@@ -208,7 +208,7 @@ def _poll(trees: Sequence[Path]) -> Snapshot:
         return {"": (-1, -1)}
 
 
-def _tell(problems: List[str], what: str, spent: Optional[float] = None) -> None:
+def _tell(problems: list[str], what: str, spent: float | None = None) -> None:
     stamp = time.strftime("%H:%M:%S")
     if problems:
         print(f"{stamp} {what}: NOT exported, the site keeps the last good data and shows these:", file=sys.stderr)
@@ -219,7 +219,7 @@ def _tell(problems: List[str], what: str, spent: Optional[float] = None) -> None
         print(f"{stamp} {what}: exported again in {spent:.2f} s; the browser reloads", flush=True)
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m uasdb.publish.watch", description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True, help="the export folder Hugo's server reads")
     parser.add_argument("--data", type=Path, action="append", help="record trees to watch (default: data/)")

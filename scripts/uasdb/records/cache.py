@@ -24,8 +24,9 @@ import os
 import shutil
 import sys
 import threading
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Dict, Iterable, Optional, Tuple
+from typing import Any
 
 import yaml
 
@@ -57,7 +58,7 @@ def _digest_files(digest: Any, paths: Iterable[Path], root: Path) -> None:
         digest.update(content)
 
 
-_versions: Dict[Tuple[str, str], str] = {}
+_versions: dict[tuple[str, str], str] = {}
 
 
 def code_version() -> str:
@@ -95,7 +96,7 @@ class Store:
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / key[2:]
 
-    def get(self, key: str) -> Optional[Any]:
+    def get(self, key: str) -> Any | None:
         try:
             with open(self._path(key), "rb") as handle:
                 raw = handle.read()
@@ -132,10 +133,10 @@ class Store:
             shutil.rmtree(old, ignore_errors=True)
 
 
-_stores: Dict[Tuple[Path, str], Store] = {}
+_stores: dict[tuple[Path, str], Store] = {}
 
 
-def store() -> Optional[Store]:
+def store() -> Store | None:
     """The cache this process uses now (it follows UASDB_CACHE and UASDB_CACHE_DIR), or None when it is off."""
     if not enabled():
         return None

@@ -9,9 +9,10 @@ import fnmatch
 import multiprocessing
 import os
 import pickle
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any
 
 from ..paths import DATA_DIR
 from . import cache as content_cache
@@ -37,7 +38,7 @@ class Record:
         return self.loaded.path
 
     @property
-    def data(self) -> Dict[str, Any]:
+    def data(self) -> dict[str, Any]:
         return self.loaded.data
 
     @property
@@ -50,8 +51,8 @@ class Context:
     chipset_ids: set
     today: datetime.date
     # Each chipset record's drive-side links (`drive_links`), by id, for rules that compare an adapter with its chip.
-    chipset_links: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
-    quirk_letters: Dict[str, str] = field(default_factory=quirk_letters)
+    chipset_links: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    quirk_letters: dict[str, str] = field(default_factory=quirk_letters)
     # Generated reference data (data/kernel/, data/usb-ids/); tests pass small tables instead.
     kernel: KernelTable = field(default_factory=load_kernel)
     usbids: UsbIds = field(default_factory=load_usbids)
@@ -59,16 +60,16 @@ class Context:
 
 @dataclass
 class Result:
-    records: List[Record]
-    problems: List[Problem]
-    waived: List[Problem] = field(default_factory=list)  # warnings data/waivers.yaml acknowledges, not shown
+    records: list[Record]
+    problems: list[Problem]
+    waived: list[Problem] = field(default_factory=list)  # warnings data/waivers.yaml acknowledges, not shown
 
     @property
-    def errors(self) -> List[Problem]:
+    def errors(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == "error"]
 
 
-def kind_of(path: Path) -> Optional[str]:
+def kind_of(path: Path) -> str | None:
     for kind, folder in KIND_DIRS.items():
         if path.parent.name == folder:
             return kind
@@ -84,14 +85,14 @@ OTHER_DATA_FILES = ("waivers.yaml", "removed.yaml", "kernel/linux-*.yaml", "usb-
 EDITOR_SCRATCH = (".*.sw[a-p]", ".*.swx", ".#*", "#*#")
 
 
-def _record_folders(paths: Sequence[Path]) -> List[Path]:
+def _record_folders(paths: Sequence[Path]) -> list[Path]:
     return list(paths) or [d for d in (DATA_DIR / folder for folder in KIND_DIRS.values()) if d.is_dir()]
 
 
-def discover(paths: Sequence[Path] = ()) -> List[Path]:
+def discover(paths: Sequence[Path] = ()) -> list[Path]:
     """Record files under the given files/folders (default: all of data/), sorted: `<id>.yaml` directly inside
     data/adapters/, data/chipsets/ or data/distributions/ (a file named on the command line is taken as it is)."""
-    files: List[Path] = []
+    files: list[Path] = []
     for root in _record_folders(paths):
         root = Path(root)
         if root.is_dir():
@@ -105,13 +106,13 @@ def discover(paths: Sequence[Path] = ()) -> List[Path]:
     return sorted(set(files))
 
 
-def unread_files(paths: Sequence[Path], records: Sequence[Path]) -> List[Problem]:
+def unread_files(paths: Sequence[Path], records: Sequence[Path]) -> list[Problem]:
     """A problem for each file under the given folders (default: all of data/) that neither `check` nor any other
     command reads: `x.YAML`, `x.yml`, `x.yaml.orig`, `sub/x.yaml` in a record folder, a record put straight into
     data/. Skipping them would let a contributor see "0 errors" for a record that is never checked nor published."""
     roots = [Path(p) for p in paths if Path(p).is_dir()] if paths else [DATA_DIR]
     record_files = set(records)
-    found: List[Problem] = []
+    found: list[Problem] = []
     for root in roots:
         is_record_folder = root.name in KIND_DIRS.values()
         for path in sorted(root.rglob("*")):
@@ -125,7 +126,7 @@ def unread_files(paths: Sequence[Path], records: Sequence[Path]) -> List[Problem
     return found
 
 
-def _why_unread(path: Path) -> Tuple[str, str]:
+def _why_unread(path: Path) -> tuple[str, str]:
     folder = path.parent.name
     if folder in KIND_DIRS.values():
         stem = path.name.split(".")[0]
@@ -183,7 +184,7 @@ def _load_one(path: Path):
     return kind, loaded, problems
 
 
-def _parsed(kind: Optional[str], raw: bytes) -> Tuple[Loaded, List[Problem]]:
+def _parsed(kind: str | None, raw: bytes) -> tuple[Loaded, list[Problem]]:
     """The file parsed with its marks, and what the schema finds in it that the loader did not already explain:
     from the cache when these bytes were read before as this kind, else worked out (and kept)."""
     store = content_cache.store()
@@ -194,7 +195,7 @@ def _parsed(kind: Optional[str], raw: bytes) -> Tuple[Loaded, List[Problem]]:
         return known
     loaded = load_text("", raw)
     loaded.digest = digest
-    schema_found: List[Problem] = []
+    schema_found: list[Problem] = []
     if kind is not None and loaded.data is not None:
         # Where the loader already explained a value (alias, unquoted yes), the schema's view of it adds nothing.
         explained = {p.field for p in loaded.problems}
@@ -206,7 +207,7 @@ def _parsed(kind: Optional[str], raw: bytes) -> Tuple[Loaded, List[Problem]]:
     return loaded, schema_found
 
 
-def _from_entry(entry: Any) -> Optional[Tuple[Loaded, List[Problem]]]:
+def _from_entry(entry: Any) -> tuple[Loaded, list[Problem]] | None:
     """A `_parsed` result from its cache entry, or None when the entry is not one (a miss)."""
     try:
         data, marks, key_marks, plain_text, problems, text, digest, schema_found = entry
@@ -226,14 +227,14 @@ class LoadCache:
     export adds to a record never leaks into the next run."""
 
     def __init__(self) -> None:
-        self._entries: Dict[str, Tuple[Optional[Tuple[int, int]], bytes]] = {}
+        self._entries: dict[str, tuple[tuple[int, int] | None, bytes]] = {}
         # What the per-record rules found in each record, keyed by its path, and valid while the record's text and
         # the context the rules read (chipset ids, today, the reference tables) are unchanged: a per-record rule
         # sees nothing else.
-        self.findings: Dict[str, Tuple[str, Any, List[Problem]]] = {}
+        self.findings: dict[str, tuple[str, Any, list[Problem]]] = {}
 
-    def load(self, files: List[Path]):
-        keys: Dict[str, Optional[Tuple[int, int]]] = {}
+    def load(self, files: list[Path]):
+        keys: dict[str, tuple[int, int] | None] = {}
         for path in files:
             try:  # the file may be gone since it was listed, or be a dangling link: load_file says which
                 info = os.lstat(path)
@@ -248,7 +249,7 @@ class LoadCache:
         return [pickle.loads(self._entries[str(p)][1]) for p in files]
 
 
-def _load_all(files: List[Path]):
+def _load_all(files: list[Path]):
     """Per-file work on every core for large trees (fork keeps start-up cheap); in order, so output is stable."""
     workers = os.cpu_count() or 1
     if len(files) < PARALLEL_FROM_FILES or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
@@ -257,12 +258,12 @@ def _load_all(files: List[Path]):
         return list(pool.map(_load_one, files, chunksize=max(16, len(files) // (workers * 8))))
 
 
-def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
-          cache: Optional[LoadCache] = None) -> Result:
+def check(paths: Sequence[Path] = (), today: datetime.date | None = None,
+          cache: LoadCache | None = None) -> Result:
     """Load every record, validate it against its schema, run every rule; return all problems. With `cache`,
     files unchanged since its last run are not parsed again."""
-    problems: List[Problem] = []
-    records: List[Record] = []
+    problems: list[Problem] = []
+    records: list[Record] = []
     files = discover(paths)
     problems.extend(unread_files(paths, files))
     for kind, loaded, file_problems in (cache.load(files) if cache else _load_all(files)):
@@ -315,8 +316,8 @@ def check(paths: Sequence[Path] = (), today: Optional[datetime.date] = None,
     return Result(records, sorted(problems, key=Problem.sort_key), waived)
 
 
-def _record_findings(record: Record, rules: List[Any], ctx: Context, store: Optional[content_cache.Store],
-                     context_digest: str) -> List[Problem]:
+def _record_findings(record: Record, rules: list[Any], ctx: Context, store: content_cache.Store | None,
+                     context_digest: str) -> list[Problem]:
     """What the per-record rules find in one record. A per-record rule sees the record (its bytes, kind and file
     name) and the context (chipset ids and links, today, the reference tables), nothing else, so its findings are
     kept in the content cache under those; they are kept without the file's path, which a copy of the tree changes."""
@@ -357,7 +358,7 @@ def _without_too_long(record: Record) -> Record:
     return Record(record.kind, dataclasses.replace(record.loaded, data=data))
 
 
-def _links(data: Any) -> Tuple[str, ...]:
+def _links(data: Any) -> tuple[str, ...]:
     """A chipset record's `drive_links` as a tuple of text, or () when absent or malformed (the schema reports that)."""
     links = data.get("drive_links") if isinstance(data, dict) else None
     return tuple(x for x in links if isinstance(x, str)) if isinstance(links, list) else ()
@@ -380,7 +381,7 @@ def _safe(rule, record: Record, ctx: Context) -> Iterable[Finding]:
                         "look for an unusual value in the record; if it is valid, report it as a uasdb bug")]
 
 
-def _safe_tree(rule, records: List[Record], ctx: Context):
+def _safe_tree(rule, records: list[Record], ctx: Context):
     try:
         return list(rule.check(records, ctx))
     except _RULE_TRIPS:

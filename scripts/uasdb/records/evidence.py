@@ -4,7 +4,8 @@ interface lines) and trouble on the storage link. The rules (records/rules/evide
 from __future__ import annotations
 
 import re
-from typing import Any, List, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any
 
 from ..probe.parsers import DMESG_TROUBLE, STORAGE_TROUBLE
 
@@ -23,7 +24,7 @@ _UAS_IGNORED_IN_DMESG = re.compile(r"UAS is (?:ignored|blacklisted) for this dev
 _DRIVER_IN_PROBE = re.compile(r"\binterface \S+: class 08 protocol \d+ driver (uas|usb-storage)\b")
 
 
-def evidence_driver(report: Mapping[str, Any]) -> Optional[str]:
+def evidence_driver(report: Mapping[str, Any]) -> str | None:
     """The driver the attached output shows, if it shows one."""
     evidence = report.get("evidence") or {}
     for key, pattern in (("lsusb_t", _DRIVER_IN_LSUSB_T), ("probe", _DRIVER_IN_PROBE), ("dmesg", _DRIVER_IN_DMESG)):
@@ -35,7 +36,7 @@ def evidence_driver(report: Mapping[str, Any]) -> Optional[str]:
     return None
 
 
-def dmesg_trouble(report: Mapping[str, Any]) -> List[str]:
+def dmesg_trouble(report: Mapping[str, Any]) -> list[str]:
     """The dmesg lines of a report that show link trouble."""
     dmesg = (report.get("evidence") or {}).get("dmesg") or ""
     return [line.strip() for line in dmesg.splitlines() if TROUBLE_IN_DMESG.search(line)]
@@ -45,5 +46,5 @@ def has_trouble(report: Mapping[str, Any]) -> bool:
     return report.get("stability") in ("errors", "disconnects") or bool(dmesg_trouble(report))
 
 
-def effective_driver(report: Mapping[str, Any]) -> Optional[str]:
+def effective_driver(report: Mapping[str, Any]) -> str | None:
     return report.get("driver") or evidence_driver(report)

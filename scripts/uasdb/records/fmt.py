@@ -13,7 +13,7 @@ import re
 import stat
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -33,7 +33,7 @@ def _yaml() -> YAML:
     return yaml
 
 
-def _reorder(node: Any, schema: Optional[Dict[str, Any]]) -> Any:
+def _reorder(node: Any, schema: dict[str, Any] | None) -> Any:
     if schema is None:
         return node
     if isinstance(node, CommentedMap):
@@ -60,7 +60,7 @@ def _reorder(node: Any, schema: Optional[Dict[str, Any]]) -> Any:
 REFUSED = ("yaml-anchor", "yaml-tag", "yaml-depth", "yaml-syntax", "yaml-merge-key")
 
 
-def canonical_text(path: Path, raw: bytes) -> Optional[str]:
+def canonical_text(path: Path, raw: bytes) -> str | None:
     """The formatted text of a record, or None when it cannot be parsed (validate explains why) or when
     formatting would change what the record says (then it is left for a person to fix)."""
     kind = kind_of(path)
@@ -125,7 +125,7 @@ def _ruamel(value: Any) -> Any:
     return value
 
 
-def emit_record(path: Path, data: Dict[str, Any], append_to: Optional[str] = None) -> Optional[str]:
+def emit_record(path: Path, data: dict[str, Any], append_to: str | None = None) -> str | None:
     """A record written from data by the emitter and layout `fmt` uses; None when that cannot be done without
     changing a value. With `append_to`, `data` is one more report for that record's text (comments kept)."""
     yaml = _yaml()
@@ -185,7 +185,7 @@ class CanonicalCache:
         self.key = store.key("fmt canonical", ruamel.yaml.__version__)
         stored = store.get(self.key)
         valid = isinstance(stored, list) and all(isinstance(d, str) for d in stored)
-        self.known: Set[str] = set(stored) if valid and stored else set()  # anything else: start empty
+        self.known: set[str] = set(stored) if valid and stored else set()  # anything else: start empty
         self._saved = set(self.known)
 
     @staticmethod
@@ -197,7 +197,7 @@ class CanonicalCache:
             self.store.put(self.key, sorted(self.known))  # a cache that cannot be written costs time, never a result
 
 
-def _plain_bytes(path: Path) -> Optional[bytes]:
+def _plain_bytes(path: Path) -> bytes | None:
     """The bytes of a regular file of at most MAX_FILE_BYTES, read as load_file reads it; None for anything else."""
     try:
         info = os.lstat(path)
@@ -210,10 +210,10 @@ def _plain_bytes(path: Path) -> Optional[bytes]:
     return raw if len(raw) <= MAX_FILE_BYTES else None
 
 
-def run_fmt(paths: List[Path], check_only: bool) -> int:
-    changed: List[str] = []
-    unparsable: List[Tuple[str, str]] = []  # (file as shown, why it was not formatted)
-    refused: List[str] = []
+def run_fmt(paths: list[Path], check_only: bool) -> int:
+    changed: list[str] = []
+    unparsable: list[tuple[str, str]] = []  # (file as shown, why it was not formatted)
+    refused: list[str] = []
     found = store()
     cache = CanonicalCache(found) if found is not None else None
     for path in discover(paths):

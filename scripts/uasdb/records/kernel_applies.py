@@ -5,16 +5,17 @@ kernel keeps off uas, is history) read reports through these."""
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from collections.abc import Mapping
+from typing import Any
 
 
-def kernel_version(text: Optional[str]) -> Optional[Tuple[int, int]]:
+def kernel_version(text: str | None) -> tuple[int, int] | None:
     """(6, 1) from '6.1.21-v8+'; None when there is no version to read."""
     match = re.match(r"\s*(\d+)\.(\d+)", text or "")
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
-def kernel_release(text: Optional[str]) -> Optional[Tuple[int, int, int]]:
+def kernel_release(text: str | None) -> tuple[int, int, int] | None:
     """(6, 12, 117) from '6.12.117-1~deb12u1' or (6, 1, 0) from '6.1'; None when there is no version to read."""
     match = re.match(r"\s*(\d+)\.(\d+)(?:\.(\d+))?", text or "")
     return (int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)) if match else None
@@ -28,10 +29,10 @@ def not_older(report, table) -> bool:
     return version is None or version >= imported
 
 
-Span = Optional[Tuple[str, str]]
+Span = tuple[str, str] | None
 
 
-def report_ids(record: Mapping[str, Any], report: Mapping[str, Any]) -> List[Tuple[str, str, Span]]:
+def report_ids(record: Mapping[str, Any], report: Mapping[str, Any]) -> list[tuple[str, str, Span]]:
     """(vid, pid, bcdDevice span or None) the report is about; nothing when the record lists
     several IDs and the report does not say which."""
     listed = record.get("usb_ids", [])
@@ -55,11 +56,11 @@ def report_ids(record: Mapping[str, Any], report: Mapping[str, Any]) -> List[Tup
     return result
 
 
-def builtin_flags(table, vid: str, pid: str, span: Span) -> Dict[str, str]:
+def builtin_flags(table, vid: str, pid: str, span: Span) -> dict[str, str]:
     """flag -> where Linux sets it (header:line), for flags that surely apply to this unit:
     entries covering its whole bcdDevice span (every bcdDevice when it is unknown), outside any
     #if, and runtime checks that look at nothing but the ID."""
-    found: Dict[str, str] = {}
+    found: dict[str, str] = {}
     for entry in table.entries_for(vid, pid):
         if entry.condition is None and (entry.covers(*span) if span else entry.every_bcd):
             for flag in entry.flags:

@@ -6,12 +6,10 @@ The letters are not written here: they come from the generated kernel file
 """
 from __future__ import annotations
 
-from typing import Dict
-
 from .reference import load_kernel
 
 # What each flag makes Linux do, in a few plain words (ours, not the kernel's comments).
-FLAG_PLAIN: Dict[str, str] = {
+FLAG_PLAIN: dict[str, str] = {
     "ALWAYS_SYNC": "always flushes the drive cache",
     "BAD_SENSE": "reads at most 18 bytes of error details",
     "BROKEN_FUA": "does not use forced-unit-access writes",
@@ -47,7 +45,7 @@ FLAG_PLAIN: Dict[str, str] = {
 }
 
 
-def quirk_letters() -> Dict[str, str]:
+def quirk_letters() -> dict[str, str]:
     """letter -> flag name, e.g. {'u': 'IGNORE_UAS', ...}, from the newest imported kernel."""
     return dict(load_kernel().letters)
 

@@ -13,7 +13,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Union
+from typing import Any
 
 import yaml
 from yaml.resolver import Resolver
@@ -44,10 +44,10 @@ class Loaded:
 
     path: str
     data: Any = None
-    marks: Dict[FieldPath, tuple] = field(default_factory=dict)
-    key_marks: Dict[FieldPath, tuple] = field(default_factory=dict)
-    plain_text: Dict[FieldPath, str] = field(default_factory=dict)
-    problems: List[Problem] = field(default_factory=list)
+    marks: dict[FieldPath, tuple] = field(default_factory=dict)
+    key_marks: dict[FieldPath, tuple] = field(default_factory=dict)
+    plain_text: dict[FieldPath, str] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
     text: str = ""
     digest: str = ""  # sha256 of the file's bytes, when read through the content cache (records/cache.py)
 
@@ -214,13 +214,13 @@ def _build(events: list, loaded: Loaded) -> Any:
         if isinstance(event, yaml.ScalarEvent):
             return _scalar_value(event, path, loaded)
         if isinstance(event, yaml.SequenceStartEvent):
-            items: List[Any] = []
+            items: list[Any] = []
             while not isinstance(events[index], yaml.SequenceEndEvent):
                 items.append(node(path + (len(items),)))
             index += 1
             return items
         if isinstance(event, yaml.MappingStartEvent):
-            mapping: Dict[str, Any] = {}
+            mapping: dict[str, Any] = {}
             while not isinstance(events[index], yaml.MappingEndEvent):
                 key_event = events[index]
                 if not isinstance(key_event, yaml.ScalarEvent):
@@ -349,7 +349,7 @@ def load_file(path) -> Loaded:
     return raw if isinstance(raw, Loaded) else load_text(str(path), raw)
 
 
-def read_record(path) -> Union[bytes, Loaded]:
+def read_record(path) -> bytes | Loaded:
     """A record file's bytes, or (for a link, a FIFO, a device, an unreadable file) a Loaded saying why not: the
     half of `load_file` that looks at the file system, so that what depends on the bytes alone can be cached."""
     path = Path(path)

@@ -1,11 +1,11 @@
 """A Problem is one thing wrong with one place in one file; every check reports through it."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Optional, Tuple, Union
 
-PathPart = Union[str, int]
-FieldPath = Tuple[PathPart, ...]
+PathPart = str | int
+FieldPath = tuple[PathPart, ...]
 
 ERROR = "error"
 WARNING = "warning"
@@ -49,7 +49,7 @@ class Finding:
     field: FieldPath
     message: str
     fix: str = ""
-    severity: Optional[str] = None  # None: the registered severity of the rule that found it
+    severity: str | None = None  # None: the registered severity of the rule that found it
 
 
 def count(problems: Iterable[Problem]):

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 import yaml
 
@@ -22,7 +22,7 @@ class ReferenceDataError(Exception):
     """A generated reference file is missing or unreadable; the message says how to regenerate it."""
 
 
-def _load(path: Path, command: str) -> Dict[str, Any]:
+def _load(path: Path, command: str) -> dict[str, Any]:
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SafeLoader)
     except OSError:
@@ -45,10 +45,10 @@ class KernelEntry:
     bcd_max: str
     vendor: str
     product: str
-    flags: Tuple[str, ...]
+    flags: tuple[str, ...]
     file: str
     line: int
-    condition: Optional[str] = None
+    condition: str | None = None
 
     @property
     def usb_id(self) -> str:
@@ -59,7 +59,7 @@ class KernelEntry:
         """True when the entry covers every firmware revision (0000 up to 9999 or ffff)."""
         return self.bcd_min == "0000" and self.bcd_max in ("9999", "ffff")
 
-    def covers(self, low: str, high: Optional[str] = None) -> bool:
+    def covers(self, low: str, high: str | None = None) -> bool:
         """True when every bcdDevice from low to high (or just low) is inside the entry's range."""
         return int(self.bcd_min, 16) <= int(low, 16) and int(high or low, 16) <= int(self.bcd_max, 16)
 
@@ -71,13 +71,13 @@ class KernelEntry:
 class RuntimeCheck:
     """An ID test in uas-detect.h: flags added while probing, maybe only after looking at the device."""
     vid: str
-    pids: Tuple[str, ...]          # empty: every product of the vendor
-    flags: Tuple[str, ...]
-    decided_by: Tuple[str, ...]    # max-power, link-speed, streams: which flag (if any) depends on these
-    strings: Tuple[Tuple[str, str], ...]
+    pids: tuple[str, ...]          # empty: every product of the vendor
+    flags: tuple[str, ...]
+    decided_by: tuple[str, ...]    # max-power, link-speed, streams: which flag (if any) depends on these
+    strings: tuple[tuple[str, str], ...]
     file: str
     line: int
-    steps: Tuple[Dict[str, Any], ...] = ()  # the device tests in order: {when: {field, op, value}, flags}; last may lack `when`
+    steps: tuple[dict[str, Any], ...] = ()  # the device tests in order: {when: {field, op, value}, flags}; last may lack `when`
 
     @property
     def unconditional(self) -> bool:
@@ -92,20 +92,20 @@ class RuntimeCheck:
 class KernelTable:
     version: str
     release: str
-    letters: Dict[str, str]                  # letter -> flag name
-    letter_drivers: Dict[str, str]           # letter -> uas | usb-storage | both
-    user_entry_replaces: Tuple[str, ...]     # flags a matching usb-storage.quirks entry clears
-    entries: List[KernelEntry]
-    runtime: List[RuntimeCheck]
+    letters: dict[str, str]                  # letter -> flag name
+    letter_drivers: dict[str, str]           # letter -> uas | usb-storage | both
+    user_entry_replaces: tuple[str, ...]     # flags a matching usb-storage.quirks entry clears
+    entries: list[KernelEntry]
+    runtime: list[RuntimeCheck]
     path: str = ""
-    _by_id: Dict[str, List[KernelEntry]] = field(default_factory=dict, repr=False)
+    _by_id: dict[str, list[KernelEntry]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
         for entry in self.entries:
             self._by_id.setdefault(entry.usb_id, []).append(entry)
 
     @classmethod
-    def from_dict(cls, data: Dict[str, Any], path: str = "") -> "KernelTable":
+    def from_dict(cls, data: dict[str, Any], path: str = "") -> KernelTable:
         entries = [KernelEntry(e["vid"], e["pid"], e["bcd_min"], e["bcd_max"], e["vendor"], e["product"],
                                tuple(e["flags"]), e["file"], e["line"], e.get("condition")) for e in data["entries"]]
         runtime = [RuntimeCheck(c["vid"], tuple(c.get("pids", ())), tuple(c["flags"]), tuple(c.get("decided_by", ())),
@@ -117,23 +117,23 @@ class KernelTable:
                    tuple(data["user_entry_replaces"]), entries, runtime, path)
 
     @property
-    def letter_of(self) -> Dict[str, str]:
+    def letter_of(self) -> dict[str, str]:
         """flag name -> letter, for the flags that have one."""
         return {flag: letter for letter, flag in self.letters.items()}
 
-    def entries_for(self, vid: str, pid: str) -> List[KernelEntry]:
+    def entries_for(self, vid: str, pid: str) -> list[KernelEntry]:
         return list(self._by_id.get(f"{vid}:{pid}", ()))
 
-    def runtime_for(self, vid: str, pid: str) -> List[RuntimeCheck]:
+    def runtime_for(self, vid: str, pid: str) -> list[RuntimeCheck]:
         return [c for c in self.runtime if c.matches(vid, pid)]
 
-    def ids(self) -> List[str]:
+    def ids(self) -> list[str]:
         """Every vvvv:pppp the kernel names (tables and runtime checks with product IDs), sorted."""
         keys = set(self._by_id) | {f"{c.vid}:{p}" for c in self.runtime for p in c.pids}
         return sorted(keys)
 
 
-def _version_key(path: Path) -> Tuple[int, ...]:
+def _version_key(path: Path) -> tuple[int, ...]:
     numbers = re.findall(r"\d+", path.stem)
     return tuple(int(n) for n in numbers)
 
@@ -147,7 +147,7 @@ def kernel_file(data_dir: Path = DATA_DIR) -> Path:
     return files[-1]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_kernel(data_dir: Path = DATA_DIR) -> KernelTable:
     path = kernel_file(data_dir)
     data = _load(path, "uasdb import-kernel PATH")
@@ -162,21 +162,21 @@ def load_kernel(data_dir: Path = DATA_DIR) -> KernelTable:
 @dataclass
 class UsbIds:
     version: str
-    vendors: Dict[str, str]
-    products: Dict[str, str]      # vvvv:pppp -> name, storage-relevant IDs only
+    vendors: dict[str, str]
+    products: dict[str, str]      # vvvv:pppp -> name, storage-relevant IDs only
 
     @classmethod
-    def from_dict(cls, data: Dict[str, Any]) -> "UsbIds":
+    def from_dict(cls, data: dict[str, Any]) -> UsbIds:
         return cls(str(data["usb_ids_version"]), dict(data["vendors"]), dict(data["products"]))
 
-    def vendor(self, vid: str) -> Optional[str]:
+    def vendor(self, vid: str) -> str | None:
         return self.vendors.get(vid)
 
-    def product(self, vid: str, pid: str) -> Optional[str]:
+    def product(self, vid: str, pid: str) -> str | None:
         return self.products.get(f"{vid}:{pid}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_usbids(data_dir: Path = DATA_DIR) -> UsbIds:
     path = Path(data_dir) / "usb-ids" / "usb-ids.yaml"
     data = _load(path, "uasdb import-usbids")
@@ -191,20 +191,20 @@ def load_usbids(data_dir: Path = DATA_DIR) -> UsbIds:
 @dataclass
 class DriveDb:
     version: str
-    entries: List[Dict[str, Any]]
+    entries: list[dict[str, Any]]
 
     @classmethod
-    def from_dict(cls, data: Dict[str, Any]) -> "DriveDb":
+    def from_dict(cls, data: dict[str, Any]) -> DriveDb:
         entries = [dict(e, _pattern=re.compile(e["id_pattern"])) for e in data["entries"]]
         return cls(str(data["drivedb_version"]), entries)
 
-    def matches(self, vid: str, pid: str) -> List[Dict[str, Any]]:
+    def matches(self, vid: str, pid: str) -> list[dict[str, Any]]:
         """drivedb entries for an ID, in file order (smartctl uses the first that fits)."""
         key = f"0x{vid}:0x{pid}"
         return [e for e in self.entries if e["_pattern"].fullmatch(key)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_drivedb(data_dir: Path = DATA_DIR) -> DriveDb:
     path = Path(data_dir) / "smartmontools" / "drivedb-usb.yaml"
     data = _load(path, "uasdb import-drivedb")
@@ -216,8 +216,8 @@ def load_drivedb(data_dir: Path = DATA_DIR) -> DriveDb:
 
 # --- linux-hardware.org ---------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
-def load_linuxhw(data_dir: Path = DATA_DIR) -> Dict[str, Any]:
+@cache
+def load_linuxhw(data_dir: Path = DATA_DIR) -> dict[str, Any]:
     """The popularity table of USB disk IDs (`uasdb import-lsusb`): source fields and `devices` in rank order."""
     path = Path(data_dir) / "linuxhw" / "lsusb-storage.yaml"
     data = _load(path, "uasdb import-lsusb")

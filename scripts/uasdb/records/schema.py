@@ -10,8 +10,9 @@ from __future__ import annotations
 import copy
 import difflib
 import json
-from functools import lru_cache
-from typing import Any, Dict, Iterator, List, Optional
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
 
 import fastjsonschema
 import jsonschema
@@ -23,13 +24,13 @@ from .problems import Problem
 KINDS = ("adapter", "chipset", "distribution")
 
 
-@lru_cache(maxsize=None)
-def load_schema(kind: str) -> Dict[str, Any]:
+@cache
+def load_schema(kind: str) -> dict[str, Any]:
     with open(SCHEMA_DIR / f"{kind}.schema.json", encoding="utf-8") as handle:
         return json.load(handle)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fast_validator(kind: str):
     # fastjsonschema speaks draft-07; our schemas use only keywords that mean the same there.
     schema = copy.deepcopy(load_schema(kind))
@@ -37,7 +38,7 @@ def _fast_validator(kind: str):
     return fastjsonschema.compile(schema)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _full_validator(kind: str):
     return jsonschema.Draft202012Validator(load_schema(kind))
 
@@ -60,7 +61,7 @@ _JSON_TYPE_WORDS = {"string": "text", "number": "a number", "integer": "a whole 
                     "boolean": "true or false", "array": "a list", "object": "a mapping of fields"}
 
 
-def _example(subschema: Dict[str, Any]) -> Optional[str]:
+def _example(subschema: dict[str, Any]) -> str | None:
     examples = subschema.get("examples")
     if not examples:
         return None
@@ -145,14 +146,14 @@ def _messages_for(error: jsonschema.ValidationError, loaded: Loaded) -> Iterator
     yield loaded.problem(path, error.message, "see schema/ for the allowed form", "schema-" + str(validator).lower())
 
 
-def schema_problems(kind: str, loaded: Loaded) -> List[Problem]:
+def schema_problems(kind: str, loaded: Loaded) -> list[Problem]:
     """Every schema violation in one record, as readable problems (empty when valid)."""
     try:
         _fast_validator(kind)(loaded.data)
         return []
     except fastjsonschema.JsonSchemaValueException:
         pass
-    problems: List[Problem] = []
+    problems: list[Problem] = []
     for error in sorted(_full_validator(kind).iter_errors(loaded.data), key=lambda e: list(map(str, e.absolute_path))):
         problems.extend(_messages_for(error, loaded))
     if not problems:  # the two validators disagree: report rather than pass silently

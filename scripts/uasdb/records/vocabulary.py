@@ -17,14 +17,14 @@ keeps a copy that tests/test_vocabulary.py compares with this one.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Tuple
+from typing import Any
 
 from ..paths import SCHEMA_DIR
 
 SCHEMA = SCHEMA_DIR / "adapter.schema.json"
 
 
-def _load() -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Dict[str, Any]], Tuple[str, ...]]:
+def _load() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]], tuple[str, ...]]:
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     host = schema["properties"]["reports"]["items"]["properties"]["host"]
     hosts, platforms = host["x-uasdb-hosts"], schema["x-uasdb-platforms"]
@@ -48,20 +48,20 @@ def _load() -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Dict[str, Any]], Tuple
 
 
 HOSTS, _PLATFORMS, FOCUS_PLATFORMS = _load()
-HOST_TITLES: Dict[str, str] = {name: spec["title"] for name, spec in HOSTS.items()}
+HOST_TITLES: dict[str, str] = {name: spec["title"] for name, spec in HOSTS.items()}
 # The platform each host's reports count towards. A host with `"platform": null` (a Raspberry Pi whose model the
 # source does not give) counts towards none: its reports are shown, never counted as a Pi's or a Linux PC's.
-HOST_PLATFORM: Dict[str, str] = {name: spec["platform"] for name, spec in HOSTS.items() if spec.get("platform")}
-UNPLACED_HOSTS: Tuple[str, ...] = tuple(name for name, spec in HOSTS.items() if not spec.get("platform"))
+HOST_PLATFORM: dict[str, str] = {name: spec["platform"] for name, spec in HOSTS.items() if spec.get("platform")}
+UNPLACED_HOSTS: tuple[str, ...] = tuple(name for name, spec in HOSTS.items() if not spec.get("platform"))
 # Hosts whose USB controller cannot do UAS: a report from one says `uas: host-no-uas`, never `works`.
-NO_UAS_HOSTS: Tuple[str, ...] = tuple(name for name, spec in HOSTS.items() if spec.get("uas") is False)
+NO_UAS_HOSTS: tuple[str, ...] = tuple(name for name, spec in HOSTS.items() if spec.get("uas") is False)
 # The fastest link a host's own USB ports negotiate, where the board fixes it (`lsusb -t` spelling).
-HOST_USB_LINK: Dict[str, str] = {name: spec["usb_link"] for name, spec in HOSTS.items() if "usb_link" in spec}
+HOST_USB_LINK: dict[str, str] = {name: spec["usb_link"] for name, spec in HOSTS.items() if "usb_link" in spec}
 
 
-def _platform(name: str, spec: Dict[str, Any]) -> Dict[str, Any]:
+def _platform(name: str, spec: dict[str, Any]) -> dict[str, Any]:
     members = tuple(host for host, h in HOSTS.items() if h.get("platform") == name)
-    entry: Dict[str, Any] = {"label": spec["title"], "hosts": members, "linux": spec["linux"], "pi": spec["pi"]}
+    entry: dict[str, Any] = {"label": spec["title"], "hosts": members, "linux": spec["linux"], "pi": spec["pi"]}
     if members and all(host in NO_UAS_HOSTS for host in members):
         entry["no_uas_host"] = True
     booting = tuple(host for host in members if HOSTS[host].get("usb_boot", True))
@@ -71,25 +71,25 @@ def _platform(name: str, spec: Dict[str, Any]) -> Dict[str, Any]:
 
 
 # verdicts.PLATFORMS: label, member hosts, whether it runs Linux, whether it is a Pi, and the two limits above.
-PLATFORMS: Dict[str, Dict[str, Any]] = {name: _platform(name, spec) for name, spec in _PLATFORMS.items()}
+PLATFORMS: dict[str, dict[str, Any]] = {name: _platform(name, spec) for name, spec in _PLATFORMS.items()}
 # Hosts that run Linux: the members of a Linux platform, and hosts counted on none that the schema marks `linux`
 # (a Pi of unknown model), so the kernel's own quirk table is still weighed against their reports.
-LINUX_HOSTS: Tuple[str, ...] = tuple(name for name, spec in HOSTS.items()
+LINUX_HOSTS: tuple[str, ...] = tuple(name for name, spec in HOSTS.items()
                                      if PLATFORMS.get(spec.get("platform") or "", {}).get("linux") or spec.get("linux"))
 
 # The platform facts the site needs besides: short names, the platforms whose verdicts make the lists, what-to-buy
 # pages in focus order, and the platforms whose boot verdicts buyers weigh (focus Pis that boot from USB).
-PLATFORM_SHORT: Dict[str, str] = {name: spec["short"] for name, spec in _PLATFORMS.items()}
-LIST_PLATFORMS: Tuple[str, ...] = tuple(name for name, spec in _PLATFORMS.items() if spec.get("lists"))
-BUY_PAGES: Dict[str, Dict[str, str]] = {name: dict(_PLATFORMS[name]["buy"]) for name in FOCUS_PLATFORMS
+PLATFORM_SHORT: dict[str, str] = {name: spec["short"] for name, spec in _PLATFORMS.items()}
+LIST_PLATFORMS: tuple[str, ...] = tuple(name for name, spec in _PLATFORMS.items() if spec.get("lists"))
+BUY_PAGES: dict[str, dict[str, str]] = {name: dict(_PLATFORMS[name]["buy"]) for name in FOCUS_PLATFORMS
                                          if "buy" in _PLATFORMS[name]}
-BOOT_FOCUS_PLATFORMS: Tuple[str, ...] = tuple(name for name in FOCUS_PLATFORMS if _PLATFORMS[name]["pi"])
+BOOT_FOCUS_PLATFORMS: tuple[str, ...] = tuple(name for name in FOCUS_PLATFORMS if _PLATFORMS[name]["pi"])
 # The platforms whose evidence is weaker context for another's expectation (`related`: a Pi 4 for a Pi 5, Linux for
 # a Mac); a platform that names none has none.
-RELATED_PLATFORMS: Dict[str, Tuple[str, ...]] = {name: tuple(spec.get("related", ())) for name, spec in _PLATFORMS.items()}
+RELATED_PLATFORMS: dict[str, tuple[str, ...]] = {name: tuple(spec.get("related", ())) for name, spec in _PLATFORMS.items()}
 
 
-def _field_titles(field: str) -> Dict[str, str]:
+def _field_titles(field: str) -> dict[str, str]:
     """A top-level enum of the adapter schema, in its order, each value with its `x-uasdb-titles` title."""
     node = json.loads(SCHEMA.read_text(encoding="utf-8"))["properties"][field]
     titles = node.get("x-uasdb-titles", {})
@@ -98,5 +98,5 @@ def _field_titles(field: str) -> Dict[str, str]:
 
 # What sort of product (`kind`) and what drive it takes (`drive_interface`), in the schema's words: the what-to-buy
 # pages' filters offer them.
-KIND_TITLES: Dict[str, str] = _field_titles("kind")
-DRIVE_INTERFACE_TITLES: Dict[str, str] = _field_titles("drive_interface")
+KIND_TITLES: dict[str, str] = _field_titles("kind")
+DRIVE_INTERFACE_TITLES: dict[str, str] = _field_titles("drive_interface")

@@ -30,9 +30,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any
 
 from ..paths import REPO_ROOT
 from ..publish import sitebuild
@@ -55,11 +56,11 @@ class Measure:
 class SizeResult:
     adapters: int
     pages: int = 0
-    steps: Dict[str, Measure] = field(default_factory=dict)
-    sizes: Dict[str, float] = field(default_factory=dict)   # export and index in MB, pages indexed
+    steps: dict[str, Measure] = field(default_factory=dict)
+    sizes: dict[str, float] = field(default_factory=dict)   # export and index in MB, pages indexed
 
 
-def run_measured(cmd: Sequence[str], cwd: Optional[Path] = None, env: Optional[dict] = None) -> Measure:
+def run_measured(cmd: Sequence[str], cwd: Path | None = None, env: dict | None = None) -> Measure:
     """Run one command; wall time and the peak RSS of the process tree it waited for (wait4)."""
     start = time.perf_counter()
     proc = subprocess.Popen(list(cmd), cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -102,8 +103,8 @@ def floor_site(root: Path, pages: int) -> Path:
     (root / "content").mkdir(parents=True)
     (root / "layouts").mkdir()
     (root / "hugo.yaml").write_text("baseURL: https://example.org/\ndisableKinds: [taxonomy, term, RSS, sitemap]\n")
-    (root / "content" / "_content.gotmpl").write_text(
-        "{{ range seq %d }}{{ $.AddPage (dict \"path\" (printf \"p%%d\" .) \"title\" (printf \"Page %%d\" .)"
+    (root / "content" / "_content.gotmpl").write_text(  # %-format: the Go template is all braces
+        "{{ range seq %d }}{{ $.AddPage (dict \"path\" (printf \"p%%d\" .) \"title\" (printf \"Page %%d\" .)"  # noqa: UP031
         " \"content\" (dict \"mediaType\" \"text/markdown\" \"value\" \"Trivial page.\")) }}{{ end }}\n" % pages)
     (root / "layouts" / "single.html").write_text("<!doctype html><title>{{ .Title }}</title>{{ .Content }}\n")
     (root / "layouts" / "home.html").write_text("<!doctype html><title>{{ .Title }}</title>\n")
@@ -142,7 +143,7 @@ def measure_size(adapters: int, work: Path, with_site: bool) -> SizeResult:
     return result
 
 
-def profile_stages(dataset: Path, top: int = 8) -> Dict[str, List[str]]:
+def profile_stages(dataset: Path, top: int = 8) -> dict[str, list[str]]:
     """What limits the export and Hugo at this size, as Markdown table rows: the export under cProfile (the
     functions of uasdb with the most cumulative time) and Hugo's --templateMetrics (the templates with the most
     cumulative time, summed over its worker threads). Separate runs, so the timed steps are not slowed."""
@@ -181,7 +182,7 @@ def profile_stages(dataset: Path, top: int = 8) -> Dict[str, List[str]]:
     return {"export": rows, "hugo": templates}
 
 
-def search_timing(public: Path, quick: bool = False) -> Dict[str, object]:
+def search_timing(public: Path, quick: bool = False) -> dict[str, object]:
     """The first search's latency and bytes (an ID, a product and a chip query, cold and warm, counted at the
     server; `quick`: the ID query only), and the check page's bytes for a paste of two IDs, in one Chromium."""
     from .bench_search import _browser, measure_check, measure_search, site_queries
@@ -192,7 +193,7 @@ def search_timing(public: Path, quick: bool = False) -> Dict[str, object]:
         return {**measure_search(public, queries, browser), **measure_check(public, browser)}
 
 
-def svg_plot(results: List[SizeResult], steps: Sequence[str]) -> str:
+def svg_plot(results: list[SizeResult], steps: Sequence[str]) -> str:
     """Time against dataset size, one line per step, log-free and dependency-free."""
     width, height, pad, legend = 760, 360, 50, 130
     sizes = [r.adapters for r in results]
@@ -224,11 +225,11 @@ def svg_plot(results: List[SizeResult], steps: Sequence[str]) -> str:
     return "\n".join(parts)
 
 
-def _ratio(a: Optional[Measure], b: Optional[Measure]) -> Optional[float]:
+def _ratio(a: Measure | None, b: Measure | None) -> float | None:
     return a.seconds / b.seconds if a and b and b.seconds > 0 else None
 
 
-def verdict_line(name: str, value: Optional[float], limit: float, unit: str, lower_is_better: bool = True) -> str:
+def verdict_line(name: str, value: float | None, limit: float, unit: str, lower_is_better: bool = True) -> str:
     if value is None:
         return f"- {name}: not measured"
     met = value <= limit if lower_is_better else value >= limit
@@ -237,7 +238,7 @@ def verdict_line(name: str, value: Optional[float], limit: float, unit: str, low
     return f"- {name}: {value:.2f}{unit} (target {'≤' if lower_is_better else '≥'} {limit}{unit}) — {word} by {abs(margin):.2f}{unit}"
 
 
-def limits_section(largest: SizeResult, profiles: Dict[str, List[str]], extra: Optional[Dict[str, Any]] = None) -> str:
+def limits_section(largest: SizeResult, profiles: dict[str, list[str]], extra: dict[str, Any] | None = None) -> str:
     """Per stage of the build, what the profiles say it spends its time on, with the sizes it works through."""
     n = largest.adapters
     extra = extra or {}
@@ -271,8 +272,8 @@ def limits_section(largest: SizeResult, profiles: Dict[str, List[str]], extra: O
     return "".join(parts)
 
 
-def report(results: List[SizeResult], extra: Dict[str, Any], command: str,
-           profiles: Optional[Dict[str, List[str]]] = None) -> str:
+def report(results: list[SizeResult], extra: dict[str, Any], command: str,
+           profiles: dict[str, list[str]] | None = None) -> str:
     steps = STEPS
     lines = ["| adapters | pages | " + " | ".join(f"{s} s (MiB)" for s in steps) + " | validate ÷ check-jsonschema | validate ÷ parse-yaml | build ÷ floor |",
              "|---:|---:|" + "---:|" * len(steps) + "---:|---:|---:|"]
@@ -338,7 +339,7 @@ def report(results: List[SizeResult], extra: Dict[str, Any], command: str,
             + (f"\n## Other figures\n\n{other}\n" if other else "") + "\n![time against dataset size](benchmarks.svg)\n")
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="uasdb bench", description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="1000,10000", help="comma-separated adapter counts (default 1000,10000)")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, no Lighthouse: proves the benchmark still runs")
@@ -349,8 +350,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     sizes = [20, 60] if args.quick else [int(s) for s in args.sizes.split(",")]
     work = Path(tempfile.mkdtemp(prefix="uasdb-bench-"))
-    results: List[SizeResult] = []
-    extra: Dict[str, Any] = {}
+    results: list[SizeResult] = []
+    extra: dict[str, Any] = {}
     try:
         for n in sizes:
             print(f"measuring {n} adapters…", flush=True)
@@ -384,7 +385,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             if not args.quick and (REPO_ROOT / "public" / "index.html").exists():
                 from .bench_site import measure_real_site
                 extra.update(measure_real_site(REPO_ROOT / "public"))
-        profiles: Dict[str, List[str]] = {}
+        profiles: dict[str, list[str]] = {}
         if not args.no_site:
             print(f"profiling the export and Hugo at {sizes[-1]} adapters…", flush=True)
             profiles = profile_stages(work / f"n{sizes[-1]}")

@@ -13,15 +13,16 @@ import shutil
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 from ..paths import DATA_DIR
 from ..publish.watch import State, refresh
 from .bench_live import EDITS, _editable
 
 
-def _stamps(out: Path) -> Dict[str, Tuple[int, int, int]]:
+def _stamps(out: Path) -> dict[str, tuple[int, int, int]]:
     return {p.relative_to(out).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns, p.stat().st_size)
             for p in out.rglob("*") if p.is_file()}
 
@@ -32,7 +33,7 @@ def kind_of(path: str) -> str:
     return re.sub(r"^(api/v1|static/api/v1)/(usb|ids)/[^/]+/[^/]+\.json$", r"\1/\2/*/*.json", path)
 
 
-def measure_edit(data: Path, work: Path, edit: str = "name", adapter: Optional[str] = None) -> Dict[str, Any]:
+def measure_edit(data: Path, work: Path, edit: str = "name", adapter: str | None = None) -> dict[str, Any]:
     """Export a copy of `data` as the watcher does, make one edit, export again: which files were written again."""
     copy = work / "data"
     shutil.copytree(data, copy, ignore=shutil.ignore_patterns("*.md"))
@@ -52,7 +53,7 @@ def measure_edit(data: Path, work: Path, edit: str = "name", adapter: Optional[s
     if problems:
         raise RuntimeError("the edited record was refused: " + "; ".join(problems[:3]))
     after = _stamps(out)
-    rewritten: List[str] = sorted({p for p, stamp in after.items() if before.get(p, (None,))[:2] != stamp[:2]}
+    rewritten: list[str] = sorted({p for p, stamp in after.items() if before.get(p, (None,))[:2] != stamp[:2]}
                                   | (set(before) - set(after)))
     by_kind: Counter = Counter()
     size: Counter = Counter()
@@ -64,7 +65,7 @@ def measure_edit(data: Path, work: Path, edit: str = "name", adapter: Optional[s
             "by_kind": {kind: (by_kind[kind], size[kind]) for kind in sorted(by_kind, key=lambda k: -size[k])}}
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m uasdb.tools.bench_edit", description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA_DIR, help="the record tree (default: data/)")
     parser.add_argument("--edit", choices=sorted(EDITS), default="name")

@@ -18,8 +18,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
 
 from ..publish.export import export_tree
 from ..publish.sitebuild import hugo_binary, stage_site
@@ -32,7 +32,7 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _get(url: str) -> Optional[str]:
+def _get(url: str) -> str | None:
     try:
         with urllib.request.urlopen(url, timeout=5) as response:
             return response.read().decode("utf-8", "replace")
@@ -40,7 +40,7 @@ def _get(url: str) -> Optional[str]:
         return None   # not up yet, or the server rebuilt the page while sending it: ask again
 
 
-def _wait_for(url: str, text: str, timeout: float, present: bool = True) -> Optional[float]:
+def _wait_for(url: str, text: str, timeout: float, present: bool = True) -> float | None:
     """Seconds until the page at `url` contains `text` (or, with present=False, is served without it), polling
     every 20 ms; None on timeout."""
     started = time.monotonic()
@@ -94,7 +94,7 @@ EDITS = {"name": _renamed, "note": _noted}
 
 
 def measure_live_edit(data: Path, work: Path, edits: int = 3, interval: float = SERVE_INTERVAL,
-                      edit: str = "name") -> Dict[str, object]:
+                      edit: str = "name") -> dict[str, object]:
     """Median seconds from saving an edited record to its page showing the edit, with `make serve`'s setup.
     `edit` is what changes (EDITS): the first adapter's name, or the note of the first adapter that has one."""
     # In a checkout generated_at comes from the last commit touching data/ and stays put between edits; the copy
@@ -118,7 +118,7 @@ def _editable(path: Path, change: Callable[[str, str], str]) -> bool:
         return False
 
 
-def _measure(data: Path, work: Path, edits: int, interval: float, change: Callable[[str, str], str]) -> Dict[str, object]:
+def _measure(data: Path, work: Path, edits: int, interval: float, change: Callable[[str, str], str]) -> dict[str, object]:
     data_copy = work / "data"
     shutil.copytree(data, data_copy, ignore=shutil.ignore_patterns("*.md"))
     site = stage_site(work)
@@ -136,7 +136,7 @@ def _measure(data: Path, work: Path, edits: int, interval: float, change: Callab
     server = subprocess.Popen([hugo_binary(), "server", "--source", str(site), "--bind", "127.0.0.1", "--port", str(port),
                                "--baseURL", f"http://127.0.0.1:{port}/"], stdout=log, stderr=log)
     original = record.read_text(encoding="utf-8")
-    seconds: List[float] = []
+    seconds: list[float] = []
     try:
         if _wait_for(url, adapter_id, timeout=300) is None:
             raise RuntimeError(f"hugo server never served {url}")
@@ -176,7 +176,7 @@ def _measure(data: Path, work: Path, edits: int, interval: float, change: Callab
     return result
 
 
-def split_live_edit(watch_log: str, hugo_log: str) -> Dict[str, float]:
+def split_live_edit(watch_log: str, hugo_log: str) -> dict[str, float]:
     """Where a live edit's time goes, from the two processes' logs: the watcher's export (its "exported again in
     N s" lines) and Hugo's rebuilds after the export changed ("Data changed" then "Total in N ms"). Medians over
     the edits; the edit and its undo both count, as both are exports of one changed record."""

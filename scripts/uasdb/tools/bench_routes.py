@@ -16,7 +16,6 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional
 
 from ..publish.sitebuild import hugo_binary
 from .bench import Measure, run_measured
@@ -41,7 +40,7 @@ ADAPTERS = {
 }
 
 
-def model(n: int) -> Dict[str, object]:
+def model(n: int) -> dict[str, object]:
     """A model about the size and shape of an adapter page's (verdicts per platform, five reports)."""
     return {"id": f"a{n:05d}", "name": f"Adapter {n}", "summary": "On the naughty list: needs a quirk on Pi 4. " * 3,
             "verdicts": [{"platform": p, "short": "Works", "tone": "good", "basis_text": "2 reports · observed · 2020–2024"}
@@ -75,13 +74,13 @@ def stage(work: Path, n: int) -> None:
         (site / "content" / "adapters" / "_content.gotmpl").write_text(ADAPTERS[variant], encoding="utf-8")
 
 
-def measure(n: int, work: Path) -> Dict[str, Measure]:
+def measure(n: int, work: Path) -> dict[str, Measure]:
     stage(work, n)
     return {variant: run_measured([str(hugo_binary()), "--quiet", "--source", str(work / variant), "--destination",
                                    str(work / f"{variant}-public")]) for variant in VARIANTS}
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m uasdb.tools.bench_routes", description=__doc__.split("\n")[0])
     parser.add_argument("--pages", type=int, default=10000, help="pages (and model files) to build (default 10000)")
     args = parser.parse_args(argv)

@@ -17,8 +17,9 @@ import gzip
 import json
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any
 from urllib.parse import urlsplit
 
 from ..publish.sitebuild import LoopbackServer, SiteHandler
@@ -37,7 +38,7 @@ class PagesHandler(SiteHandler):
     """SiteHandler as GitHub Pages sends: text gzip-compressed when the client accepts it, cached for ten
     minutes, and each request's path and body bytes recorded on `counter` (a PagesServer)."""
 
-    counter: "PagesServer"
+    counter: PagesServer
 
     def do_GET(self):
         path = Path(self.translate_path(self.path))
@@ -72,7 +73,7 @@ class PagesServer(LoopbackServer):
     (path, body bytes) for every request, in the order they were answered."""
 
     def __init__(self, root: Path):
-        self.requests: List[Tuple[str, int]] = []
+        self.requests: list[tuple[str, int]] = []
         self.lock = threading.Lock()
         handler = type("CountedPagesHandler", (PagesHandler,), {"counter": self})
         super().__init__(root, handler)
@@ -123,7 +124,7 @@ def _settle(server: PagesServer, quiet: float = 0.5, timeout: float = 30.0) -> N
             return
 
 
-def _kb(requests: List[Tuple[str, int]]) -> float:
+def _kb(requests: list[tuple[str, int]]) -> float:
     return round(sum(size for _, size in requests) / 1024, 1)
 
 
@@ -132,7 +133,7 @@ def _first_result(page: Any) -> None:
         "() => document.querySelector('form[data-search] [data-results]')?.children.length > 0", timeout=30000)
 
 
-def measure_query(browser: Any, server: PagesServer, query: str) -> Dict[str, Any]:
+def measure_query(browser: Any, server: PagesServer, query: str) -> dict[str, Any]:
     """One query, cold (a link to /?q=…, empty cache) and warm (typed once the home page is idle)."""
     requests = server.requests
     context = browser.new_context()
@@ -171,7 +172,7 @@ def _api(public: Path, name: str) -> Any:
     return json.loads((public / "api" / "v1" / name).read_text(encoding="utf-8"))["result"]
 
 
-def site_queries(public: Path) -> Dict[str, str]:
+def site_queries(public: Path) -> dict[str, str]:
     """QUERIES, each kept when the site has it (the real data does), else one of the site's own (a synthetic one):
     the first ID a product reports, the first two words of the first adapter's name, the first chip with adapters."""
     rows = _api(public, "adapter-rows.json")
@@ -185,12 +186,12 @@ def site_queries(public: Path) -> Dict[str, str]:
     }
 
 
-def measure_search(public: Path, queries: Optional[Dict[str, str]] = None, browser: Any = None) -> Dict[str, object]:
+def measure_search(public: Path, queries: dict[str, str] | None = None, browser: Any = None) -> dict[str, object]:
     """Each query's figures (search_<kind>_<figure>), and the worst warm query's as search_ms and search_kb (the
     targets: <= 300 ms from the last key to the first result, <= 150 KB fetched after the page is idle). In
     `browser` when given (each query opens contexts of its own), else in a Chromium started for it."""
     queries = queries or site_queries(public)
-    figures: Dict[str, object] = {}
+    figures: dict[str, object] = {}
     server = pages_server(public)
     server.start()
     try:
@@ -224,13 +225,13 @@ def main() -> int:
     return 0
 
 
-def _two_ids(public: Path) -> List[str]:
+def _two_ids(public: Path) -> list[str]:
     """Two IDs that products report (the first two in /api/v1/usb.json), as a user's lsusb would print them."""
     rows = json.loads((public / "api" / "v1" / "usb.json").read_text(encoding="utf-8"))["result"]
     return [r["key"] for r in rows if r["products"]][:2]
 
 
-def measure_check(public: Path, browser: Any = None) -> Dict[str, object]:
+def measure_check(public: Path, browser: Any = None) -> dict[str, object]:
     """Every byte /check/ fetches from navigation to the result of a two-ID paste, counted at the server as
     GitHub Pages sends it (gzip for HTML, CSS, JS and JSON). In `browser` when given (in a context of its own)."""
     ids = _two_ids(public)

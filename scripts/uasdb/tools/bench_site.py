@@ -21,7 +21,6 @@ import sys
 import tempfile
 import urllib.request
 from pathlib import Path
-from typing import Dict, List, Optional
 
 from .bench_search import pages_server
 
@@ -37,7 +36,7 @@ def _fetch(url: str) -> bytes:
     return urllib.request.urlopen(url, timeout=30).read()
 
 
-def page_weight(base: str, path: str) -> Dict[str, int]:
+def page_weight(base: str, path: str) -> dict[str, int]:
     html = _fetch(base + path)
     css = [_fetch(base + href) for href in re.findall(r'<link rel="?stylesheet"? href="?([^" >]+)', html.decode())]
     js = [_fetch(base + src) for src in re.findall(r'<script[^>]+src="?([^" >]+)', html.decode())]
@@ -46,7 +45,7 @@ def page_weight(base: str, path: str) -> Dict[str, int]:
             "raw": len(html) + sum(len(c) for c in css)}
 
 
-def lighthouse(url: str, form_factor: str = "mobile") -> Optional[Dict[str, float]]:
+def lighthouse(url: str, form_factor: str = "mobile") -> dict[str, float] | None:
     """One Lighthouse run: the four category scores (0-100) and the page's cumulative layout shift ("cls")."""
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
@@ -60,13 +59,13 @@ def lighthouse(url: str, form_factor: str = "mobile") -> Optional[Dict[str, floa
             print(f"  lighthouse failed on {url}: {done.stderr.strip()[-500:]}", file=sys.stderr)
             return None
         result = json.loads(report.read_text())
-        scores: Dict[str, float] = {name: round(c["score"] * 100) for name, c in result["categories"].items()
+        scores: dict[str, float] = {name: round(c["score"] * 100) for name, c in result["categories"].items()
                                     if c["score"] is not None}
         scores["cls"] = round(result["audits"]["cumulative-layout-shift"]["numericValue"], 3)
         return scores
 
 
-def lighthouse_median(url: str, form_factor: str, runs: int) -> Optional[Dict[str, float]]:
+def lighthouse_median(url: str, form_factor: str, runs: int) -> dict[str, float] | None:
     """The median of `runs` Lighthouse runs, figure by figure."""
     done = [r for r in (lighthouse(url, form_factor) for _ in range(runs)) if r]
     if not done:
@@ -74,7 +73,7 @@ def lighthouse_median(url: str, form_factor: str, runs: int) -> Optional[Dict[st
     return {key: statistics.median(r[key] for r in done if key in r) for key in done[0]}
 
 
-def measured_pages(adapter: str) -> Dict[str, str]:
+def measured_pages(adapter: str) -> dict[str, str]:
     """The pages each user of the site lands on: home, an adapter, the long lists, what to buy, a USB ID, the
     chips, the check page and the quirk builder."""
     return {"home": "/", "adapter": f"/adapters/{adapter}/", "adapters": "/adapters/", "check": "/check/",
@@ -82,13 +81,13 @@ def measured_pages(adapter: str) -> Dict[str, str]:
             "chipsets": "/chipsets/", "quirks": "/quirks/"}
 
 
-def measure_real_site(public: Optional[Path] = None, with_lighthouse: bool = True, runs: int = 3) -> Dict[str, object]:
+def measure_real_site(public: Path | None = None, with_lighthouse: bool = True, runs: int = 3) -> dict[str, object]:
     """Weights (gzip KB of HTML+CSS) of every measured page, and their Lighthouse scores and layout shift, mobile
     and desktop (the median of `runs`), keyed for the benchmark report."""
     from ..paths import REPO_ROOT
     public = public or REPO_ROOT / "public"
     pages = _pages(public, None)
-    figures: Dict[str, object] = {"measured_adapter_page": pages["adapter"]}
+    figures: dict[str, object] = {"measured_adapter_page": pages["adapter"]}
     server = pages_server(public)
     server.start()
     try:
@@ -104,7 +103,7 @@ def measure_real_site(public: Optional[Path] = None, with_lighthouse: bool = Tru
     return figures
 
 
-def _pages(public: Path, adapter: Optional[str]) -> Dict[str, str]:
+def _pages(public: Path, adapter: str | None) -> dict[str, str]:
     adapters = json.loads((public / "api/v1/adapter-rows.json").read_text())["result"]
     if not adapter:
         full = json.loads((public / "api/v1/adapters.json").read_text())["result"] if (public / "api/v1/adapters.json").exists() else []
@@ -113,7 +112,7 @@ def _pages(public: Path, adapter: Optional[str]) -> Dict[str, str]:
     return {name: path for name, path in pages.items() if (public / path.lstrip("/") / "index.html").exists()}
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", default="public", help="built site (make site)")
     parser.add_argument("--adapter", help="adapter id to measure (default: the one with the most reports)")

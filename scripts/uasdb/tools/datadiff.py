@@ -12,7 +12,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 from ..paths import REPO_ROOT
 from ..records.loader import load_text
@@ -26,7 +26,7 @@ class GitError(Exception):
     pass
 
 
-def _git(repo: Path, args: List[str], stdin: Optional[bytes] = None) -> bytes:
+def _git(repo: Path, args: list[str], stdin: bytes | None = None) -> bytes:
     try:
         done = subprocess.run(["git", *args], cwd=repo, input=stdin, capture_output=True, timeout=120)
     except (OSError, subprocess.SubprocessError) as exc:
@@ -36,7 +36,7 @@ def _git(repo: Path, args: List[str], stdin: Optional[bytes] = None) -> bytes:
     return done.stdout
 
 
-def files_at(repo: Path, ref: Optional[str], folder: str) -> Dict[str, bytes]:
+def files_at(repo: Path, ref: str | None, folder: str) -> dict[str, bytes]:
     """`{file stem: bytes}` of the YAML files in `folder`, at `ref` or in the working tree."""
     if ref is None:
         return {p.stem: p.read_bytes() for p in sorted((repo / folder).glob("*.yaml"))}
@@ -50,7 +50,7 @@ def files_at(repo: Path, ref: Optional[str], folder: str) -> Dict[str, bytes]:
         return {}
     # One `git cat-file --batch` for every file instead of a process per file.
     output = _git(repo, ["cat-file", "--batch"], stdin="".join(f"{ref}:{n}\n" for n in names).encode())
-    contents: Dict[str, bytes] = {}
+    contents: dict[str, bytes] = {}
     offset = 0
     for name in names:
         header_end = output.index(b"\n", offset)
@@ -62,14 +62,14 @@ def files_at(repo: Path, ref: Optional[str], folder: str) -> Dict[str, bytes]:
 
 @dataclass
 class Side:
-    adapters: Dict[str, Dict[str, Any]]
-    unreadable: List[str]
-    chipsets: List[str]
+    adapters: dict[str, dict[str, Any]]
+    unreadable: list[str]
+    chipsets: list[str]
 
 
-def load_side(repo: Path, ref: Optional[str]) -> Side:
-    adapters: Dict[str, Dict[str, Any]] = {}
-    unreadable: List[str] = []
+def load_side(repo: Path, ref: str | None) -> Side:
+    adapters: dict[str, dict[str, Any]] = {}
+    unreadable: list[str] = []
     for stem, raw in files_at(repo, ref, ADAPTER_DIR).items():
         loaded = load_text(f"{ADAPTER_DIR}/{stem}.yaml", raw)
         if loaded.data is None or not isinstance(loaded.data.get("reports", []), list):
@@ -81,15 +81,15 @@ def load_side(repo: Path, ref: Optional[str]) -> Side:
 
 @dataclass
 class Summary:
-    added: List[Tuple[str, Dict[str, Any]]] = field(default_factory=list)
-    removed: List[Tuple[str, Dict[str, Any], Optional[str]]] = field(default_factory=list)   # (id, record, renamed to)
-    list_moves: List[Tuple[str, Optional[str], Optional[str]]] = field(default_factory=list)
-    verdicts: List[Tuple[str, str, str, str]] = field(default_factory=list)                  # (id, what, before, after)
-    quirks: List[Tuple[str, Optional[str], Optional[str]]] = field(default_factory=list)
-    other: List[Tuple[str, str]] = field(default_factory=list)
-    unreadable: List[str] = field(default_factory=list)
-    chipsets_added: List[str] = field(default_factory=list)
-    chipsets_removed: List[str] = field(default_factory=list)
+    added: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    removed: list[tuple[str, dict[str, Any], str | None]] = field(default_factory=list)   # (id, record, renamed to)
+    list_moves: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    verdicts: list[tuple[str, str, str, str]] = field(default_factory=list)                  # (id, what, before, after)
+    quirks: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    other: list[tuple[str, str]] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+    chipsets_added: list[str] = field(default_factory=list)
+    chipsets_removed: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -97,7 +97,7 @@ class Summary:
                         self.unreadable, self.chipsets_added, self.chipsets_removed))
 
 
-def _verdict(record: Dict[str, Any]):
+def _verdict(record: dict[str, Any]):
     try:
         return adapter_verdict(record)
     except (AttributeError, KeyError, TypeError, ValueError):
@@ -140,7 +140,7 @@ def compare(base: Side, head: Side) -> Summary:
     return summary
 
 
-def _field_changes(before: Dict[str, Any], after: Dict[str, Any]) -> List[str]:
+def _field_changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     changes = []
     old_reports, new_reports = before.get("reports") or [], after.get("reports") or []
     added = [r for r in new_reports if r not in old_reports]
@@ -165,7 +165,7 @@ def _field_changes(before: Dict[str, Any], after: Dict[str, Any]) -> List[str]:
     return changes
 
 
-def _cell(value: Optional[str]) -> str:
+def _cell(value: str | None) -> str:
     return value if value else "—"
 
 
@@ -209,7 +209,7 @@ def render(summary: Summary, base_ref: str, head_label: str) -> str:
         lines.append("")
     if summary.other:
         lines += ["### Other changes", ""]
-        grouped: Dict[str, List[str]] = {}
+        grouped: dict[str, list[str]] = {}
         for adapter_id, text in summary.other:
             grouped.setdefault(adapter_id, []).append(text)
         lines += [f"- {_escape(i)}: " + "; ".join(texts) for i, texts in grouped.items()] + [""]
@@ -233,14 +233,14 @@ def _escape(text: Any) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def diff(base_ref: str, head_ref: Optional[str] = None, repo: Optional[Path] = None) -> str:
+def diff(base_ref: str, head_ref: str | None = None, repo: Path | None = None) -> str:
     repo = repo or REPO_ROOT
     base = load_side(repo, base_ref)
     head = load_side(repo, head_ref)
     return render(compare(base, head), base_ref, _escape(head_ref) if head_ref else "this change")
 
 
-def run_diff(base_ref: str, head_ref: Optional[str], repo: Optional[Path]) -> int:
+def run_diff(base_ref: str, head_ref: str | None, repo: Path | None) -> int:
     try:
         sys.stdout.write(diff(base_ref, head_ref, repo))
     except GitError as exc:

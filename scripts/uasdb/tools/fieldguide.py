@@ -6,8 +6,9 @@ regenerates the text and fails when the committed file differs, so the guide can
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any
 
 from ..ingest.importers.common import write_generated
 from ..records.schema import KINDS, load_schema
@@ -19,7 +20,7 @@ KIND_TITLES = {"adapter": ("Adapter records", "data/adapters/<id>.yaml"),
                "distribution": ("Distribution quirk lists", "data/distributions/<id>.yaml")}
 
 
-def _rows(node: Dict[str, Any], prefix: str = "") -> Iterator[Tuple[str, Dict[str, Any], bool]]:
+def _rows(node: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, dict[str, Any], bool]]:
     """(dotted path, property schema, required) for every property, depth first, in schema order."""
     required = set(node.get("required", []))
     for name, prop in node.get("properties", {}).items():
@@ -32,7 +33,7 @@ def _rows(node: Dict[str, Any], prefix: str = "") -> Iterator[Tuple[str, Dict[st
             yield from _rows(items, path + "[].")
 
 
-def _form(prop: Dict[str, Any]) -> str:
+def _form(prop: dict[str, Any]) -> str:
     """What a value looks like: its choices, its pattern, or its type."""
     kind = prop.get("type")
     if "enum" in prop:
@@ -56,7 +57,7 @@ def _form(prop: Dict[str, Any]) -> str:
     return text + (f", {', '.join(limits)}" if limits else "")
 
 
-def _example(prop: Dict[str, Any]) -> str:
+def _example(prop: dict[str, Any]) -> str:
     examples = prop.get("examples")
     if not examples or prop.get("type") in ("object",) or (prop.get("type") == "array" and
                                                            isinstance(prop.get("items"), dict) and prop["items"].get("type") == "object"):
@@ -69,7 +70,7 @@ def _cell(text: str) -> str:
 
 
 def guide_text() -> str:
-    lines: List[str] = [HEADER, "", "# Field guide", "",
+    lines: list[str] = [HEADER, "", "# Field guide", "",
                         "Every field a record can have, with what it means and what values it takes. "
                         "Required fields are marked; everything else is left out when unknown.", ""]
     for kind in KINDS:

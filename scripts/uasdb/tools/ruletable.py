@@ -6,7 +6,6 @@ lines in docs/rules.md. `--check` (and a test) fails when the committed tables d
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List
 
 from ..ingest.importers.common import rewrite_generated
 from ..records.rules import Rule, all_rules
@@ -42,7 +41,7 @@ def _row(rule: Rule) -> str:
 
 def tables_text() -> str:
     rules = all_rules()
-    out: List[str] = [START]
+    out: list[str] = [START]
     for scopes, title in SECTIONS:
         chosen = [r for r in rules if r.scope in scopes]
         out += ["", f"### {title}", "", "| rule | severity | checks | `uasdb fmt` repairs | sample message |",

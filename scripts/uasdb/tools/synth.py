@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Dict, List
 
 import yaml
 
@@ -33,9 +32,9 @@ KINDS = ["enclosure", "cable-adapter", "dock", "portable-ssd"]
 TESTS = ["seq-read", "seq-write", "rand4k-read", "rand4k-write"]
 
 
-def _report(rng: random.Random, index: int) -> Dict:
+def _report(rng: random.Random, index: int) -> dict:
     host = rng.choice(HOSTS)
-    report: Dict = {
+    report: dict = {
         "date": f"{rng.randint(2019, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
         "source": {"url": f"https://example.org/thread/{rng.randint(1, 10**6)}", "title": f"Report {index}"},
         "host": host,
@@ -64,7 +63,7 @@ def _report(rng: random.Random, index: int) -> Dict:
     return report
 
 
-def adapter_record(rng: random.Random, index: int) -> Dict:
+def adapter_record(rng: random.Random, index: int) -> dict:
     chip_id, chip_name, maker, interface = rng.choice(CHIPSETS)
     return {
         "id": f"synthetic-adapter-{index:05d}",
@@ -81,7 +80,7 @@ def adapter_record(rng: random.Random, index: int) -> Dict:
     }
 
 
-def generate(out: Path, adapters: int, seed: int = 1) -> List[Path]:
+def generate(out: Path, adapters: int, seed: int = 1) -> list[Path]:
     rng = random.Random(seed)
     written = []
     for kind, records in (("chipsets", [{"id": c[0], "name": c[1], "maker": c[2], "drive_interface": "nvme" if c[3] == "nvme" else "sata",

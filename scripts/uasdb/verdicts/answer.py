@@ -15,7 +15,8 @@ fields; the parity test (tests/test_answer_parity.py) walks every surface's file
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .engine import ICON, LIST_PLATFORMS, PLATFORMS, effective_driver, has_trouble, plural
 
@@ -43,7 +44,7 @@ def _here(platform: str) -> str:
     return "on this Pi" if PLATFORMS[platform]["pi"] else f"on {'a ' if PLATFORMS[platform]['linux'] else ''}{_label(platform)}"
 
 
-def tried_without_help(record: Mapping[str, Any], platform: str) -> List[int]:
+def tried_without_help(record: Mapping[str, Any], platform: str) -> list[int]:
     """Reports (0-based) on `platform` that ran the adapter on usb-storage — with a quirk they name, or on the
     usb-storage driver on a host that has UAS — and still failed (stated broken, or errors or disconnects), not
     blamed on something else: the quirk was tried there and did not help."""
@@ -62,14 +63,14 @@ def tried_without_help(record: Mapping[str, Any], platform: str) -> List[int]:
     return out
 
 
-def _shipped(distributions: Sequence[Mapping[str, Any]], platform: str) -> List[Dict[str, str]]:
+def _shipped(distributions: Sequence[Mapping[str, Any]], platform: str) -> list[dict[str, str]]:
     """The distributions whose images for this platform's hosts already set an entry (each once per entry)."""
     hosts = set(PLATFORMS[platform]["hosts"])
     return [{"name": d["name"], "entry": d["entry"]}
             for d in distributions if hosts & set(d.get("hosts") or [])]
 
 
-def _shipped_text(shipped: Sequence[Mapping[str, str]]) -> Optional[str]:
+def _shipped_text(shipped: Sequence[Mapping[str, str]]) -> str | None:
     if not shipped:
         return None
     entries = list(dict.fromkeys(d["entry"] for d in shipped))
@@ -78,13 +79,13 @@ def _shipped_text(shipped: Sequence[Mapping[str, str]]) -> Optional[str]:
             f"for it ({', '.join(names)})")
 
 
-def _preserving(entries: Iterable[str], kernel: Optional[Mapping[str, Any]]) -> List[str]:
+def _preserving(entries: Iterable[str], kernel: Mapping[str, Any] | None) -> list[str]:
     """Each entry as the line offers it: rewritten to keep the flags Linux sets for the ID by itself."""
     rewritten = {e["entry"]: e["preserving"] for e in (kernel or {}).get("quirk_entries", [])}
     return [rewritten.get(e, e) for e in entries]
 
 
-def _linux(kernel: Optional[Mapping[str, Any]]) -> str:
+def _linux(kernel: Mapping[str, Any] | None) -> str:
     return f"Linux {kernel['version']}" if kernel and kernel.get("version") else "Linux"
 
 
@@ -102,7 +103,7 @@ def _sentence(platform: str, badge: str, text: str) -> str:
 
 
 def product_answer(adapter: Mapping[str, Any], verdict: Any, platform: str,
-                   shipped: Sequence[Mapping[str, Any]] = ()) -> Dict[str, Any]:
+                   shipped: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The answer for one product on one platform (the module docstring lists the kinds)."""
     pv = verdict.uas[platform]
     here = [s for s in verdict.quirk_sources if platform in s["platforms"]]
@@ -113,7 +114,7 @@ def product_answer(adapter: Mapping[str, Any], verdict: Any, platform: str,
     elsewhere_text = "; ".join(f"{s['entry']} is what reports elsewhere needed ({s['where']})" for s in elsewhere)
     if not PLATFORMS[platform]["linux"] or PLATFORMS[platform].get("no_uas_host"):
         elsewhere = []  # a usb-storage.quirks line means nothing on macOS, Windows or a Pi with no UAS
-    parts: List[str] = []
+    parts: list[str] = []
     line = None
     kind: str
     if here and strong:
@@ -190,7 +191,7 @@ def product_answer(adapter: Mapping[str, Any], verdict: Any, platform: str,
 
 
 def product_answers(adapter: Mapping[str, Any], verdict: Any,
-                    distributions_by_id: Mapping[str, Sequence[Mapping[str, Any]]]) -> Dict[str, Dict[str, Any]]:
+                    distributions_by_id: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, dict[str, Any]]:
     shipped = [d for u in adapter.get("usb_ids", []) for d in distributions_by_id.get(f"{u['vid']}:{u['pid']}", [])]
     return {name: product_answer(adapter, verdict, name, shipped) for name in PLATFORMS}
 
@@ -219,7 +220,7 @@ def _pi_phrase(a: Mapping[str, Any]) -> str:
 
 
 def id_answer(key: str, products: Sequence[Mapping[str, Any]], id_verdict: Mapping[str, Any], platform: str,
-              shipped: Sequence[Mapping[str, Any]], expected: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
+              shipped: Sequence[Mapping[str, Any]], expected: Mapping[str, Any] | None) -> dict[str, Any]:
     """The answer for a USB ID on one platform: each product's answer for it (only its entries for this ID) and,
     when they differ, both sides in one text. `products` are adapters with `answers` and `usb_ids`."""
     state = (id_verdict.get(platform) or {}).get("verdict", "untested")
@@ -277,13 +278,13 @@ def id_answer(key: str, products: Sequence[Mapping[str, Any]], id_verdict: Mappi
 _RANK = {"works": 1, "no-uas": 2, "host-no-uas": 2, "fixed": 3, "works-with-quirk": 4, "mixed": 5, "broken": 6}
 
 
-def _only(line: Optional[str], key: str) -> Optional[str]:
+def _only(line: str | None, key: str) -> str | None:
     """A product's line cut to the entries for one USB ID."""
     mine = [e for e in (line or "")[len(QUIRK_PREFIX):].split(",") if e.startswith(f"{key}:")]
     return QUIRK_PREFIX + ",".join(mine) if mine else None
 
 
-def _preserving_of(row: Mapping[str, Any]) -> List[str]:
+def _preserving_of(row: Mapping[str, Any]) -> list[str]:
     return (row["line"] or "")[len(QUIRK_PREFIX):].split(",") if row["line"] else row["entries"]
 
 
@@ -296,7 +297,7 @@ def _side_tail(row: Mapping[str, Any]) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
-def with_answers(site: Mapping[str, Any], verdict_by_id: Mapping[str, Any]) -> Dict[str, Any]:
+def with_answers(site: Mapping[str, Any], verdict_by_id: Mapping[str, Any]) -> dict[str, Any]:
     """The catalog with every adapter's `answers` (per platform) and `answer_summary`, and every USB ID with
     products its `answers`."""
     by_id = site.get("distribution_ids") or {}
@@ -324,11 +325,11 @@ def with_answers(site: Mapping[str, Any], verdict_by_id: Mapping[str, Any]) -> D
 
 
 def naughty_quirk_entries(naughty: Sequence[Mapping[str, Any]], verdict_by_id: Mapping[str, Any],
-                          usb: Mapping[str, Mapping[str, Any]]) -> List[Dict[str, Any]]:
+                          usb: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """One row per USB ID of the naughty products' quirk entries, with where each came from (platform, kernel,
     reports), whether a Pi report needed it (only those go in the combined line), and the products known to
     work without it that the same entry would also hit."""
-    rows: Dict[str, Dict[str, Any]] = {}
+    rows: dict[str, dict[str, Any]] = {}
     for adapter in naughty:
         for source in verdict_by_id[adapter["id"]].quirk_sources:
             row = rows.setdefault(source["usb_id"], {"usb_id": source["usb_id"], "flags": set(), "adapters": [],
@@ -350,7 +351,7 @@ def naughty_quirk_entries(naughty: Sequence[Mapping[str, Any]], verdict_by_id: M
     return out
 
 
-def naughty_combined_line(entries: Sequence[Mapping[str, Any]]) -> Optional[str]:
+def naughty_combined_line(entries: Sequence[Mapping[str, Any]]) -> str | None:
     """The naughty page's one line: the entries a Pi report needed, less those shared with a working product."""
     kept = [e["entry"] for e in entries if e["pi"] and not e["shared_with_working"]]
     return QUIRK_PREFIX + ",".join(kept) if kept else None

@@ -48,9 +48,10 @@ The rule, in words (docs/verdicts.md explains it with worked examples):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any
 
 # What a report's own output shows (the driver, link trouble) is read in records/evidence.py, which the rules share;
 # the names are kept here too, the engine's public ones.
@@ -69,7 +70,7 @@ from ..records.vocabulary import PLATFORMS as VOCABULARY_PLATFORMS
 
 # Platforms and their hosts come from the schema (vocabulary.py): label, member hosts, Linux or not, Pi or not,
 # `no_uas_host` when none of its hosts can do UAS, `boot_hosts` when only some can boot from USB.
-PLATFORMS: Dict[str, Dict[str, Any]] = VOCABULARY_PLATFORMS
+PLATFORMS: dict[str, dict[str, Any]] = VOCABULARY_PLATFORMS
 # HOST_PLATFORM: the platform each host counts towards; a host of UNPLACED_HOSTS (a Pi of unknown model) has none.
 # LIST_PLATFORMS, the platforms whose verdicts decide the lists (the Pi models the site is for), is the schema's.
 # drivers/usb/storage/usb.c: `static char quirks[128]` — a longer value is refused whole ("string parameter too long").
@@ -175,12 +176,12 @@ class Finding:
     outcome: str                   # a UAS or boot class
     strength: str                  # observed, stated or hearsay
     counted: bool                  # False when blamed on something else or superseded by a fix
-    why_not_counted: Optional[str] = None   # "blamed-on-<x>" or "fixed"
+    why_not_counted: str | None = None   # "blamed-on-<x>" or "fixed"
     date: str = ""
     depth: str = "bound"           # bound, used or long-term (rule 4)
-    link: Optional[str] = None     # 480M, 5000M, 10000M, 20000M, or None when not shown
-    link_from: Optional[str] = None  # stated, evidence, throughput (a figure USB 2 cannot carry) or port
-    port: Optional[str] = None     # usb2 or usb3, when the report says which kind of port
+    link: str | None = None     # 480M, 5000M, 10000M, 20000M, or None when not shown
+    link_from: str | None = None  # stated, evidence, throughput (a figure USB 2 cannot carry) or port
+    port: str | None = None     # usb2 or usb3, when the report says which kind of port
     failure_shown: bool = True     # works-with-quirk: the failure without the quirk is shown or stated
     cause_isolated: bool = True    # broken: False when the report says the cause was not isolated
     history: bool = False          # works on uas, but today's kernel keeps this unit off uas (kernel_history)
@@ -202,7 +203,7 @@ class Finding:
         return text + (", not tried under load" if self.depth == "bound" else "")
 
 
-def link_words(link: Optional[str], link_from: Optional[str], port: Optional[str] = None) -> Optional[str]:
+def link_words(link: str | None, link_from: str | None, port: str | None = None) -> str | None:
     """"at 5000M", "at 480M (USB 2 speed)", "at 5 Gbit/s or faster (from a measured speed)", "on a USB 3 port
     (link speed not shown)", or None."""
     if link is None:
@@ -238,7 +239,7 @@ def fastest_sequential_mbps(report: Mapping[str, Any]) -> float:
     return max(values, default=0.0)
 
 
-def report_link(report: Mapping[str, Any]) -> Tuple[Optional[str], Optional[str]]:
+def report_link(report: Mapping[str, Any]) -> tuple[str | None, str | None]:
     """(link, where it comes from): `link_speed`; else one speed in the lsusb -t or dmesg lines; else
     ("5000M", "throughput") when a sequential figure is above what USB 2 can carry; else (None, None)."""
     if report.get("link_speed"):
@@ -266,7 +267,7 @@ def report_depth(report: Mapping[str, Any]) -> str:
     return "bound"
 
 
-def uas_outcome(report: Mapping[str, Any], platform: str) -> Optional[str]:
+def uas_outcome(report: Mapping[str, Any], platform: str) -> str | None:
     """The UAS class a report shows on `platform` (stated first, else read from its evidence), or None."""
     if PLATFORMS[platform].get("no_uas_host"):
         return "host-no-uas"
@@ -286,7 +287,7 @@ def _is_failure(outcome: str) -> bool:
     return outcome in ("broken", "works-with-quirk", "fails", "intermittent", "works-with-workaround")
 
 
-def _why_not_counted(report: Mapping[str, Any], outcome: str) -> Optional[str]:
+def _why_not_counted(report: Mapping[str, Any], outcome: str) -> str | None:
     blamed = report.get("blamed_on")
     if blamed in NOT_THE_ADAPTER and outcome not in ("works", "host-no-uas"):
         return f"blamed-on-{blamed}"  # a success still counts when the report blames a failure elsewhere
@@ -295,7 +296,7 @@ def _why_not_counted(report: Mapping[str, Any], outcome: str) -> Optional[str]:
     return None
 
 
-def uas_finding(index: int, report: Mapping[str, Any], platform: str) -> Optional[Finding]:
+def uas_finding(index: int, report: Mapping[str, Any], platform: str) -> Finding | None:
     if HOST_PLATFORM.get(report.get("host") or "") != platform:
         return None
     outcome = uas_outcome(report, platform)
@@ -315,7 +316,7 @@ def uas_finding(index: int, report: Mapping[str, Any], platform: str) -> Optiona
                    link, link_from, port, failure_shown, cause_isolated)
 
 
-def boot_finding(index: int, report: Mapping[str, Any], platform: str) -> Optional[Finding]:
+def boot_finding(index: int, report: Mapping[str, Any], platform: str) -> Finding | None:
     spec = PLATFORMS[platform]
     if not spec["pi"] or report.get("host") not in spec.get("boot_hosts", spec["hosts"]) or "boot" not in report:
         return None
@@ -331,20 +332,20 @@ class PlatformVerdict:
     verdict: str
     kind: str = "uas"                                       # uas or boot
     confidence: str = "none"                                # confirmed, likely, disputed, none
-    findings: List[Finding] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
     platform: str = ""
     # When nothing decides: what the platform's reports are about instead ("2 reports, about booting only").
-    about: Optional[str] = None
+    about: str | None = None
 
     @cached_property
-    def pool(self) -> List[Finding]:
+    def pool(self) -> list[Finding]:
         """Counted observed/stated findings, else counted hearsay."""
         counted = [f for f in self.findings if f.counted]
         strong = [f for f in counted if f.strength != "hearsay"]
         return strong or counted
 
     @cached_property
-    def deciding(self) -> List[Finding]:
+    def deciding(self) -> list[Finding]:
         """The findings that decide the verdict: the pool, less successes seen only at 480M when a failure at a
         faster or unknown link says otherwise (rule 4: USB 2 speed says nothing about 5 Gbit/s)."""
         slow_successes = [f for f in self.pool if f.outcome == "works" and f.slow_only]
@@ -354,49 +355,49 @@ class PlatformVerdict:
         return self.pool
 
     @property
-    def set_aside_at_480m(self) -> List[int]:
+    def set_aside_at_480m(self) -> list[int]:
         deciding = {f.report for f in self.deciding}
         return sorted(f.report for f in self.pool if f.report not in deciding)
 
     @property
-    def counted(self) -> List[int]:
+    def counted(self) -> list[int]:
         return sorted(f.report for f in self.deciding)
 
     @property
-    def discounted(self) -> List[int]:
+    def discounted(self) -> list[int]:
         return sorted(f.report for f in self.findings if not f.counted and f.why_not_counted != "fixed")
 
     @property
-    def superseded(self) -> List[int]:
+    def superseded(self) -> list[int]:
         return sorted(f.report for f in self.findings if f.why_not_counted == "fixed")
 
     @property
-    def unverified(self) -> List[int]:
+    def unverified(self) -> list[int]:
         """Hearsay set aside because observed/stated findings decide: listed, not counted."""
         pool = {f.report for f in self.pool}
         return sorted(f.report for f in self.findings if f.counted and f.report not in pool)
 
     @property
-    def disagreeing(self) -> List[int]:
+    def disagreeing(self) -> list[int]:
         """The set-aside hearsay whose outcome differs from the verdict's."""
         outcomes = {f.outcome for f in self.deciding}
         unverified = set(self.unverified)
         return sorted(f.report for f in self.findings if f.report in unverified and f.outcome not in outcomes)
 
     @property
-    def classes(self) -> Dict[str, List[int]]:
-        classes: Dict[str, List[int]] = {}
+    def classes(self) -> dict[str, list[int]]:
+        classes: dict[str, list[int]] = {}
         for f in self.deciding:
             classes.setdefault(f.outcome, []).append(f.report)
         return {k: sorted(v) for k, v in sorted(classes.items())}
 
     @property
-    def strength(self) -> Optional[str]:
+    def strength(self) -> str | None:
         deciding = self.deciding
         return max((f.strength for f in deciding), key=STRENGTH_RANK.__getitem__) if deciding else None
 
     @cached_property
-    def best(self) -> Optional[Finding]:
+    def best(self) -> Finding | None:
         """The deciding finding that goes furthest for the verdict: strongest, at a known fast link, deepest."""
         same = [f for f in self.deciding if f.outcome == self.verdict]
         if not same:
@@ -406,7 +407,7 @@ class PlatformVerdict:
                                         -f.report))
 
     @cached_property
-    def grade(self) -> Optional[str]:
+    def grade(self) -> str | None:
         """How far the verdict goes (rule 6): recommended, bound, slow-only or pending for UAS that works;
         failure-not-shown for a quirk; cause-not-isolated for errors; slow-only for a boot seen only at 480M."""
         if self.confidence == "likely" or not self.deciding:
@@ -443,7 +444,7 @@ class PlatformVerdict:
                 and self.grade != "kernel-ignores-uas")
 
     @property
-    def depth_link_text(self) -> Optional[str]:
+    def depth_link_text(self) -> str | None:
         """Depth and link of the finding that goes furthest: "used for weeks or more at 5000M"."""
         best = self.best
         if best is None:
@@ -454,7 +455,7 @@ class PlatformVerdict:
         return best.describe()
 
     @property
-    def basis(self) -> Dict[str, Any]:
+    def basis(self) -> dict[str, Any]:
         deciding = self.deciding
         years = sorted(f.date[:4] for f in deciding if f.date)
         best = self.best
@@ -464,21 +465,21 @@ class PlatformVerdict:
                 "link": best.link if best else None, "link_from": best.link_from if best else None}
 
     @property
-    def fixed(self) -> List[Dict[str, Any]]:
+    def fixed(self) -> list[dict[str, Any]]:
         """Failures later fixed, one entry per component and version (reports carry `fixed_in`)."""
         return self._fixed
 
-    _fixed: List[Dict[str, Any]] = field(default_factory=list)
+    _fixed: list[dict[str, Any]] = field(default_factory=list)
     # Successes on uas that today's kernel no longer gives (kernel_history): one entry per report.
-    kernel_history: List[Dict[str, Any]] = field(default_factory=list)
+    kernel_history: list[dict[str, Any]] = field(default_factory=list)
 
     @property
-    def current(self) -> List[Finding]:
+    def current(self) -> list[Finding]:
         """The deciding findings today's kernel still gives: all but successes it now keeps off uas."""
         return [f for f in self.deciding if not f.history]
 
     @property
-    def kernel_text(self) -> Optional[str]:
+    def kernel_text(self) -> str | None:
         """Why a success on uas is history: "on Linux 6.6 it ran uas; as of Linux 6.12.117 …"."""
         if not self.kernel_history:
             return None
@@ -490,7 +491,7 @@ class PlatformVerdict:
                 "usb-storage for it by default")
 
     @property
-    def link_note(self) -> Optional[str]:
+    def link_note(self) -> str | None:
         """What the successes set aside at 480M showed (rule 4)."""
         slow = self.set_aside_at_480m
         if not slow:
@@ -581,7 +582,7 @@ class PlatformVerdict:
                                                          "kernel-ignores-uas") else 0) \
             + (2 if self.confidence == "likely" else 0)
 
-    def as_dict(self) -> Dict[str, Any]:
+    def as_dict(self) -> dict[str, Any]:
         return {"verdict": self.verdict, "short": self.short, "badge": self.short, "text": self.text,
                 "tone": self.tone, "icon": ICON[self.tone], "rank": self.rank, "grade": self.grade,
                 "recommended": self.recommended, "pending": self.pending, "link_note": self.link_note,
@@ -593,8 +594,8 @@ class PlatformVerdict:
                 "kernel_history": self.kernel_history}
 
 
-def _fixed_entries(reports: Sequence[Mapping[str, Any]], findings: Iterable[Finding]) -> List[Dict[str, Any]]:
-    entries: Dict[Tuple[str, str], Dict[str, Any]] = {}
+def _fixed_entries(reports: Sequence[Mapping[str, Any]], findings: Iterable[Finding]) -> list[dict[str, Any]]:
+    entries: dict[tuple[str, str], dict[str, Any]] = {}
     for f in findings:
         if f.why_not_counted == "fixed":
             fix = reports[f.report]["fixed_in"]
@@ -614,7 +615,7 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _about(reports: Sequence[Mapping[str, Any]], findings: List[Finding], platform: str, kind: str) -> Optional[str]:
+def _about(reports: Sequence[Mapping[str, Any]], findings: list[Finding], platform: str, kind: str) -> str | None:
     """When no finding decides: what the platform's reports hold instead, or None when it has none."""
     spec = PLATFORMS[platform]
     hosts = spec.get("boot_hosts", spec["hosts"]) if kind == "boot" else spec["hosts"]
@@ -647,7 +648,7 @@ def _about(reports: Sequence[Mapping[str, Any]], findings: List[Finding], platfo
     return f"{n} {where} {noun}, no {'boot' if kind == 'boot' else 'UAS'} verdict: " + "; ".join(parts)
 
 
-def _aggregate(findings: List[Finding], reports: Sequence[Mapping[str, Any]], kind: str,
+def _aggregate(findings: list[Finding], reports: Sequence[Mapping[str, Any]], kind: str,
                platform: str) -> PlatformVerdict:
     verdict = PlatformVerdict("untested", kind, "none", findings, platform)
     verdict._fixed = _fixed_entries(reports, findings)
@@ -693,8 +694,8 @@ def combined_outcome(deciding: Sequence[Finding], reports: Sequence[Mapping[str,
     return "mixed"
 
 
-def verdict_for_platform(reports: List[Mapping[str, Any]], platform: str,
-                         history: Optional[Mapping[int, Dict[str, Any]]] = None) -> PlatformVerdict:
+def verdict_for_platform(reports: list[Mapping[str, Any]], platform: str,
+                         history: Mapping[int, dict[str, Any]] | None = None) -> PlatformVerdict:
     """The UAS verdict on a platform. `history` (kernel_history): reports whose success on uas today's kernel no
     longer gives; on a Linux platform they still count as reports, but a verdict resting on them alone is not
     recommended, pending or ranked as working (grade kernel-ignores-uas) and says why."""
@@ -706,7 +707,7 @@ def verdict_for_platform(reports: List[Mapping[str, Any]], platform: str,
     return verdict
 
 
-def kernel_history(record: Mapping[str, Any], table: Any) -> Dict[int, Dict[str, Any]]:
+def kernel_history(record: Mapping[str, Any], table: Any) -> dict[int, dict[str, Any]]:
     """Report index -> why its success on uas is history: the kernel table (the release the project imports)
     surely sets IGNORE_UAS for the unit it is about (its ID, and its bcdDevice or every bcdDevice) and the report
     ran an older release or does not say which. A report on the imported release or newer is left alone (it
@@ -714,7 +715,7 @@ def kernel_history(record: Mapping[str, Any], table: Any) -> Dict[int, Dict[str,
     if table is None:
         return {}
     imported = kernel_release(table.release)
-    out: Dict[int, Dict[str, Any]] = {}
+    out: dict[int, dict[str, Any]] = {}
     for index, report in enumerate(record.get("reports", [])):
         if not (report.get("uas") == "works" or effective_driver(report) == "uas"):
             continue
@@ -739,19 +740,19 @@ def default_kernel() -> Any:
         return None
 
 
-def boot_verdict_for_platform(reports: List[Mapping[str, Any]], platform: str) -> PlatformVerdict:
+def boot_verdict_for_platform(reports: list[Mapping[str, Any]], platform: str) -> PlatformVerdict:
     findings = [f for i, rep in enumerate(reports) if (f := boot_finding(i, rep, platform))]
     return _aggregate(findings, reports, "boot", platform)
 
 
-def quirk_sources(record: Mapping[str, Any], uas: Optional[Mapping[str, PlatformVerdict]] = None) -> List[Dict[str, Any]]:
+def quirk_sources(record: Mapping[str, Any], uas: Mapping[str, PlatformVerdict] | None = None) -> list[dict[str, Any]]:
     """One entry per USB ID of the quirk line, with where its flag letters came from: the platforms, kernels and
     reports of the counted observed/stated works-with-quirk findings on Linux platforms (never hearsay, never a
     report blamed on something else or fixed since), so a page can say "Linux PC, kernel 6.6, 1 report"."""
     reports = record.get("reports", [])
     uas = uas or {name: verdict_for_platform(list(reports), name) for name in PLATFORMS}
     all_ids = [f"{u['vid']}:{u['pid']}" for u in record.get("usb_ids", [])]
-    by_id: Dict[str, Dict[str, Any]] = {}
+    by_id: dict[str, dict[str, Any]] = {}
     for name, verdict in uas.items():
         if not PLATFORMS[name]["linux"]:
             continue
@@ -788,24 +789,24 @@ def quirk_sources(record: Mapping[str, Any], uas: Optional[Mapping[str, Platform
     return result
 
 
-def quirk_entries(record: Mapping[str, Any], uas: Optional[Mapping[str, PlatformVerdict]] = None) -> List[str]:
+def quirk_entries(record: Mapping[str, Any], uas: Mapping[str, PlatformVerdict] | None = None) -> list[str]:
     """`vid:pid:flags` entries for usb-storage.quirks= (quirk_sources says where each came from)."""
     return [source["entry"] for source in quirk_sources(record, uas)]
 
 
 @dataclass
 class AdapterVerdict:
-    uas: Dict[str, PlatformVerdict]
-    boot: Dict[str, PlatformVerdict]
-    listing: Optional[str]
-    reasons: List[str]
-    quirk_entries: List[str]
-    quirk_sources: List[Dict[str, Any]] = field(default_factory=list)
-    unplaced: List[int] = field(default_factory=list)   # reports from a host counted on no platform
-    disagreements: List[Dict[str, Any]] = field(default_factory=list)  # both sides of each mixed verdict
+    uas: dict[str, PlatformVerdict]
+    boot: dict[str, PlatformVerdict]
+    listing: str | None
+    reasons: list[str]
+    quirk_entries: list[str]
+    quirk_sources: list[dict[str, Any]] = field(default_factory=list)
+    unplaced: list[int] = field(default_factory=list)   # reports from a host counted on no platform
+    disagreements: list[dict[str, Any]] = field(default_factory=list)  # both sides of each mixed verdict
 
     @property
-    def unplaced_text(self) -> Optional[str]:
+    def unplaced_text(self) -> str | None:
         """What the reports counted on no platform are, in words (the product page shows them)."""
         if not self.unplaced:
             return None
@@ -813,16 +814,16 @@ class AdapterVerdict:
                 "with the reports, counted on no platform (the Pi 4 and Pi 5 differ, and a Pi is not a Linux PC)")
 
     @property
-    def quirk_line(self) -> Optional[str]:
+    def quirk_line(self) -> str | None:
         return "usb-storage.quirks=" + ",".join(self.quirk_entries) if self.quirk_entries else None
 
-    def quirk_entries_for(self, platforms: Iterable[str]) -> List[str]:
+    def quirk_entries_for(self, platforms: Iterable[str]) -> list[str]:
         """The entries that reports on these platforms needed."""
         wanted = set(platforms)
         return [s["entry"] for s in self.quirk_sources if wanted & set(s["platforms"])]
 
     @property
-    def advice(self) -> Dict[str, Any]:
+    def advice(self) -> dict[str, Any]:
         """Which quirk line to offer, and for whom, decided once (pages print it). scope: "none" (no report
         needed one), "pi" (a Pi 4 or Pi 5 report needed it), "elsewhere-pi-works" (needed on another platform
         while UAS works without a quirk on a Pi), or "elsewhere" (needed on another platform; no Pi verdict)."""
@@ -847,10 +848,10 @@ class AdapterVerdict:
                 "text": (f"Only {others} reports needed this line ({where}); no Raspberry Pi report yet shows "
                          "whether a Pi needs it.")}
 
-    def readings(self, report_count: int) -> List[Dict[str, Any]]:
+    def readings(self, report_count: int) -> list[dict[str, Any]]:
         """Per report, what the engine read from it: its UAS and boot findings, their strength, depth and link,
         and whether and why they count — so a page can show each report's part in the verdict."""
-        out: List[Dict[str, Any]] = [{} for _ in range(report_count)]
+        out: list[dict[str, Any]] = [{} for _ in range(report_count)]
         for kind, per_platform in (("uas", self.uas), ("boot", self.boot)):
             for verdict in per_platform.values():
                 unverified = set(verdict.unverified)
@@ -863,7 +864,7 @@ class AdapterVerdict:
                         status = "set-aside"
                     elif f.report in slow:
                         status = "set-aside-480m"
-                    reading: Dict[str, Any] = {"outcome": f.outcome, "strength": f.strength, "status": status,
+                    reading: dict[str, Any] = {"outcome": f.outcome, "strength": f.strength, "status": status,
                                "why": f.why_not_counted, "link": f.link, "link_from": f.link_from,
                                "link_text": link_words(f.link, f.link_from, f.port), "port": f.port}
                     if kind == "uas":
@@ -874,7 +875,7 @@ class AdapterVerdict:
                     out[f.report][kind] = reading
         return out
 
-    def as_dict(self) -> Dict[str, Any]:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "uas": {name: v.as_dict() for name, v in self.uas.items()},
             "boot": {name: v.as_dict() for name, v in self.boot.items()},
@@ -917,7 +918,7 @@ EXPLAIN_DISAGREEMENT = {
 }
 
 
-def _fact(report: Mapping[str, Any], key: str) -> Optional[str]:
+def _fact(report: Mapping[str, Any], key: str) -> str | None:
     if key == "link":
         link, link_from = report_link(report)
         return link if link_from in ("stated", "evidence") else None
@@ -925,7 +926,7 @@ def _fact(report: Mapping[str, Any], key: str) -> Optional[str]:
     return str(value) if value else None
 
 
-def disagreement(verdict: PlatformVerdict, reports: Sequence[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
+def disagreement(verdict: PlatformVerdict, reports: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     """For a verdict whose strong reports point in opposite directions (mixed): both sides (each outcome in words,
     with its reports) and what may explain the difference — the bootloader, port, power, link, kernel or firmware
     where the sides' reports differ, else a sentence naming what most often does. None for any other verdict."""
@@ -933,7 +934,7 @@ def disagreement(verdict: PlatformVerdict, reports: Sequence[Mapping[str, Any]])
         return None
     words = BOOT_VERDICT_TEXT if verdict.kind == "boot" else VERDICT_TEXT
     shorts = BOOT_VERDICT_SHORT if verdict.kind == "boot" else VERDICT_SHORT
-    sides: List[Dict[str, Any]] = []
+    sides: list[dict[str, Any]] = []
     for outcome, numbers in sorted(verdict.classes.items(), key=lambda kv: (RANK[kv[0]], kv[0])):
         facts = {key: sorted({v for n in numbers if (v := _fact(reports[n], key))}) for key, _ in DIFFERENCE_FIELDS}
         sides.append({"outcome": outcome, "short": shorts[outcome], "text": words[outcome], "reports": numbers,
@@ -969,12 +970,12 @@ def uas_failed(v: PlatformVerdict) -> bool:
                                             or (v.verdict == "works-with-quirk" and v.grade != "failure-not-shown"))
 
 
-def boot_failed(v: Optional[PlatformVerdict]) -> bool:
+def boot_failed(v: PlatformVerdict | None) -> bool:
     """On observed or stated evidence: it does not boot, or boots only some of the time."""
     return v is not None and v.confidence == "confirmed" and v.verdict in ("fails", "intermittent")
 
 
-def disputed(v: Optional[PlatformVerdict]) -> bool:
+def disputed(v: PlatformVerdict | None) -> bool:
     """Strong reports point in opposite directions (a success against a failure)."""
     return v is not None and v.confidence == "disputed" and v.verdict == "mixed"
 
@@ -984,7 +985,7 @@ def against(v: PlatformVerdict) -> bool:
     return any(f.counted and f.outcome in ("broken", "works-with-quirk", "no-uas") for f in v.findings)
 
 
-def platform_standing(uas: PlatformVerdict, boot: Optional[PlatformVerdict] = None) -> str:
+def platform_standing(uas: PlatformVerdict, boot: PlatformVerdict | None = None) -> str:
     """Where a product stands on one platform (STANDINGS), the one rule the what-to-buy pages and the lists share:
     avoid: it failed there (a quirk shown to be needed, broken UAS) or, unless recommended, it does not boot there
     (or only sometimes); recommended: UAS used at 5 Gbit/s or faster without a quirk and nothing against it there
@@ -1004,16 +1005,16 @@ def platform_standing(uas: PlatformVerdict, boot: Optional[PlatformVerdict] = No
     return "other"
 
 
-def list_for(uas: Mapping[str, PlatformVerdict], boot: Mapping[str, PlatformVerdict]) -> Tuple[Optional[str], List[str]]:
+def list_for(uas: Mapping[str, PlatformVerdict], boot: Mapping[str, PlatformVerdict]) -> tuple[str | None, list[str]]:
     """Naughty, nice, disagree, pending (or none), rolled up from the Pi 4 and Pi 5 standings (platform_standing),
     with the reasons in words (rule 8): naughty when it failed on a Pi (UAS first: a product recommended on one Pi
     is not made naughty by a failed boot on the other); nice when recommended on a Pi and nothing on either Pi
     says otherwise; disagree when reports on a Pi point in opposite directions (never naughty by that alone);
     pending when it works on a Pi, not yet recommended, nothing against it on either Pi."""
     standing = {name: platform_standing(uas[name], boot[name]) for name in LIST_PLATFORMS}
-    naughty: List[str] = []
-    disputes: List[str] = []
-    boot_reasons: List[str] = []
+    naughty: list[str] = []
+    disputes: list[str] = []
+    boot_reasons: list[str] = []
     for name in LIST_PLATFORMS:
         v, b, where = uas[name], boot[name], short_platform(name)
         if uas_failed(v) and v.verdict == "works-with-quirk":
@@ -1064,16 +1065,16 @@ def adapter_verdict(record: Mapping[str, Any], kernel: Any = _DEFAULT) -> Adapte
     return AdapterVerdict(uas, boot, listing, reasons, [s["entry"] for s in sources], sources, unplaced, disagreements)
 
 
-def merge_quirk_entries(entries: Iterable[str]) -> Dict[str, str]:
+def merge_quirk_entries(entries: Iterable[str]) -> dict[str, str]:
     """`vid:pid` -> united, sorted flag letters of every entry naming it."""
-    flags_by_id: Dict[str, set] = {}
+    flags_by_id: dict[str, set] = {}
     for entry in entries:
         vid, pid, flags = entry.split(":")
         flags_by_id.setdefault(f"{vid}:{pid}", set()).update(flags)
     return {k: "".join(sorted(v)) for k, v in sorted(flags_by_id.items())}
 
 
-def combined_quirk_line(verdicts: Iterable[AdapterVerdict], exclude_ids: Iterable[str] = ()) -> Optional[str]:
+def combined_quirk_line(verdicts: Iterable[AdapterVerdict], exclude_ids: Iterable[str] = ()) -> str | None:
     """One usb-storage.quirks= line for many adapters; an ID named twice gets the union of its flags. IDs in
     `exclude_ids` (shared with a product known to work) are left out."""
     skip = set(exclude_ids)
@@ -1116,19 +1117,19 @@ def summary_line(verdict: AdapterVerdict) -> str:
     return "No reports with a verdict yet."
 
 
-def quirk_value_length(line: Optional[str]) -> int:
+def quirk_value_length(line: str | None) -> int:
     """Characters after `usb-storage.quirks=`: what the kernel's 128-byte parameter must hold."""
     return len(line.split("=", 1)[1]) if line else 0
 
 
-def quirk_line_fits(line: Optional[str]) -> bool:
+def quirk_line_fits(line: str | None) -> bool:
     return quirk_value_length(line) <= QUIRKS_PARAM_MAX_CHARS
 
 
-def usb_id_verdict(verdicts: Mapping[str, AdapterVerdict]) -> Dict[str, Any]:
+def usb_id_verdict(verdicts: Mapping[str, AdapterVerdict]) -> dict[str, Any]:
     """The verdict for a USB ID that several products share: per platform, the products' verdict when every
     tested product agrees, else "depends on the product" with each product's own verdict."""
-    result: Dict[str, Any] = {}
+    result: dict[str, Any] = {}
     for name in PLATFORMS:
         tested = {aid: v.uas[name] for aid, v in verdicts.items() if v.uas[name].verdict != "untested"}
         # Hearsay is listed per product but does not make the ID "depend on the product".

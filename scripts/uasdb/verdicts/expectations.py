@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any
 
 from ..records.reference import ReferenceDataError, load_kernel, load_linuxhw
 from ..records.vocabulary import BOOT_FOCUS_PLATFORMS, FOCUS_PLATFORMS, PLATFORM_SHORT, RELATED_PLATFORMS
@@ -62,14 +63,14 @@ CROSSING = {
 }
 
 
-def uas_class(pv: Any) -> Optional[str]:
+def uas_class(pv: Any) -> str | None:
     """The expectation class a counted UAS verdict falls in (None: not one an expectation can match)."""
     if pv.confidence not in ("confirmed",):
         return None
     return {"works": "works", "works-with-quirk": "needs-quirk", "broken": "needs-quirk", "no-uas": "no-uas"}.get(pv.verdict)
 
 
-def transferable_uas_class(pv: Any) -> Optional[str]:
+def transferable_uas_class(pv: Any) -> str | None:
     """What a verdict may say about another product or platform: a success only when it is recommended (used at
     5 Gbit/s or faster: a bind-only snapshot says too little to carry over), a quirk only when its need is shown."""
     cls = uas_class(pv)
@@ -87,7 +88,7 @@ def used_uas(pv: Any) -> bool:
                                            for f in pv.deciding)
 
 
-def boot_class(pv: Any) -> Optional[str]:
+def boot_class(pv: Any) -> str | None:
     if pv.confidence not in ("confirmed",):
         return None
     return {"works": "boots", "works-with-workaround": "workaround", "fails": "no-boot",
@@ -101,18 +102,18 @@ class Item:
     direction: str
     kind: str                      # kernel, same-product, same-id, distribution, same-chip, linuxhw
     text: str
-    link: Dict[str, Any] = field(default_factory=dict)
+    link: dict[str, Any] = field(default_factory=dict)
     # What a page prints before the products it links (`link["adapters"]`, by id). No item's text names a product
     # (a rename would rewrite every related product's file), so this is the text; the API keeps it as `summary`.
-    summary: Optional[str] = None
+    summary: str | None = None
     # False for evidence too thin to carry over (the same product's bind-only success elsewhere, or a quirk whose
     # need is not shown): shown beside an expectation as context, never deciding one.
     transferable: bool = True
     # Where the evidence comes from, one set of origin roots per product or entry it speaks for (Related.origins):
     # two that share a root are one origin. None: not traced (counted as `count` products, or one).
-    origins: Optional[List[frozenset]] = None
+    origins: list[frozenset] | None = None
 
-    def as_dict(self) -> Dict[str, Any]:
+    def as_dict(self) -> dict[str, Any]:
         return {"tier": self.tier, "direction": self.direction, "kind": self.kind, "text": self.text,
                 "summary": self.summary or self.text, **self.link}
 
@@ -126,11 +127,11 @@ class Expectation:
     platform: str
     question: str                  # uas or boot
     state: str                     # expected, disagree, none
-    verdict: Optional[str] = None
-    confidence: Optional[str] = None
-    basis: List[Item] = field(default_factory=list)
+    verdict: str | None = None
+    confidence: str | None = None
+    basis: list[Item] = field(default_factory=list)
     # Why no expectation is given although the evidence would make one (apply_policy), in words.
-    note: Optional[str] = None
+    note: str | None = None
 
     @property
     def short(self) -> str:
@@ -158,13 +159,13 @@ class Expectation:
         assert self.verdict is not None  # the state is "expected", which names its verdict
         return f"{where} · {words[self.verdict]} ({self.confidence}): {reasons}."
 
-    def as_dict(self) -> Dict[str, Any]:
+    def as_dict(self) -> dict[str, Any]:
         return {"state": self.state, "verdict": self.verdict, "confidence": self.confidence, "short": self.short,
                 "text": self.text, "tone": "expect", "basis": [item.as_dict() for item in self.basis],
                 **({"note": self.note} if self.note else {}), **({"shared": shared} if (shared := self.shared) else {})}
 
     @property
-    def shared(self) -> List[str]:
+    def shared(self) -> list[str]:
         """Why a USB ID in the basis is shared by different hardware (Related.shared_id), once each."""
         return list(dict.fromkeys(i.link["shared"] for i in self.basis if i.link.get("shared")))
 
@@ -197,7 +198,7 @@ _REF = re.compile(r"(?<![\w/.-])(?:([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+))?#(\d+)\b")
 _SAME_PRODUCT = re.compile(r"\b(?:may|might|could|probably|likely)(?: well)? be the same (?:product|device|model)\b")
 
 
-def entry_sources(entry: Mapping[str, Any]) -> List[str]:
+def entry_sources(entry: Mapping[str, Any]) -> list[str]:
     """The source keys a distribution entry rests on: the change that added it, and every page, issue or pull
     request its reason cites ("home-assistant/operating-system#3281, whose issue #3280": a bare #N is in the
     repository named last, else the one the entry was added in)."""
@@ -228,7 +229,7 @@ def _mentions(text: str, other: Mapping[str, Any]) -> bool:
 
 class _UnionFind:
     def __init__(self) -> None:
-        self.parent: Dict[str, str] = {}
+        self.parent: dict[str, str] = {}
 
     def find(self, x: str) -> str:
         parent = self.parent
@@ -251,7 +252,7 @@ class Related:
 
     def __init__(self, adapters: Sequence[Mapping[str, Any]], verdicts: Mapping[str, AdapterVerdict],
                  kernel: Any = None, distributions: Sequence[Mapping[str, Any]] = (),
-                 linuxhw: Optional[Mapping[str, Any]] = None, chipsets: Sequence[Mapping[str, Any]] = ()):
+                 linuxhw: Mapping[str, Any] | None = None, chipsets: Sequence[Mapping[str, Any]] = ()):
         self.adapters = {a["id"]: a for a in adapters}
         self.verdicts = dict(verdicts)
         self.kernel = kernel
@@ -260,42 +261,42 @@ class Related:
         # default ID may be any product built on that chip, so sharing such an ID says what sharing the chip says.
         self.chip_vendors = {u["vid"] for c in chipsets for u in c.get("usb_ids", [])}
         self.maker_of_vid = {u["vid"]: c.get("maker") for c in chipsets for u in c.get("usb_ids", []) if c.get("maker")}
-        self.by_id: Dict[str, List[Tuple[str, Mapping[str, Any]]]] = {}
-        self.by_chip: Dict[str, List[str]] = {}
+        self.by_id: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
+        self.by_chip: dict[str, list[str]] = {}
         # Records marked as possibly one product under two names (`may_be_same_as`) never vouch for each other:
         # their agreement would be one product's evidence counted twice.
-        self.not_related: Dict[str, List[str]] = {a["id"]: [a["id"], *a.get("may_be_same_as", [])] for a in adapters}
+        self.not_related: dict[str, list[str]] = {a["id"]: [a["id"], *a.get("may_be_same_as", [])] for a in adapters}
         for a in adapters:
             for usb_id in a.get("usb_ids", []):
                 self.by_id.setdefault(f"{usb_id['vid']}:{usb_id['pid']}", []).append((a["id"], usb_id))
             if a.get("chipset"):
                 self.by_chip.setdefault(a["chipset"], []).append(a["id"])
         self.shared = {key: note for key in self.by_id if (note := self._shared_id_note(key))}
-        self.shipped: Dict[str, List[Tuple[Mapping[str, Any], Mapping[str, Any]]]] = {}
+        self.shipped: dict[str, list[tuple[Mapping[str, Any], Mapping[str, Any]]]] = {}
         for dist in distributions:
             for entry in dist.get("entries", []):
                 if "u" in entry.get("flags", ""):
                     self.shipped.setdefault(f"{entry['vid']}:{entry['pid']}", []).append((dist, entry))
         self.origins = self._build_origins(distributions)
         self.linuxhw = {f"{d['vid']}:{d['pid']}": d for d in (linuxhw or {}).get("devices", [])}
-        self._classes: Dict[Tuple[str, str, str], Optional[str]] = {}
-        self._groups: Dict[Any, Dict[str, List[str]]] = {}
-        self._member_sets: Dict[int, Tuple[List[str], frozenset]] = {}
+        self._classes: dict[tuple[str, str, str], str | None] = {}
+        self._groups: dict[Any, dict[str, list[str]]] = {}
+        self._member_sets: dict[int, tuple[list[str], frozenset]] = {}
         # Who cites which source (to hide every copy of a hidden report), and which records are one product.
-        self.citing: Dict[str, set] = {}
+        self.citing: dict[str, set] = {}
         for a in adapters:
             for r in a.get("reports", []):
                 url = (r.get("source") or {}).get("url")
                 if url:
                     self.citing.setdefault(source_key(url), set()).add(a["id"])
-        self.same_product: Dict[str, List[str]] = {}
+        self.same_product: dict[str, list[str]] = {}
         for adapter_id in self.adapters:
             self.same_product.setdefault(self.origins.find(f"product:{adapter_id}"), []).append(adapter_id)
-        self._evaluation: Optional[Dict[str, Any]] = None
-        self._policy: Optional[Dict[str, Any]] = None
+        self._evaluation: dict[str, Any] | None = None
+        self._policy: dict[str, Any] | None = None
         self._policy_set = False
         # A leave-one-out context (`without`) asks its parent about the products it did not change.
-        self._parent: Optional["Related"] = None
+        self._parent: Related | None = None
         self._changed: frozenset = frozenset()
 
     def _build_origins(self, distributions: Sequence[Mapping[str, Any]]) -> _UnionFind:
@@ -314,7 +315,7 @@ class Related:
                     for token in re.findall(r"[a-z0-9][a-z0-9-]*[a-z0-9]", sentence):
                         if token != adapter_id and token in self.adapters:
                             uf.union(f"product:{adapter_id}", f"product:{token}")
-        by_key: Dict[str, List[Tuple[Mapping[str, Any], Mapping[str, Any]]]] = {}
+        by_key: dict[str, list[tuple[Mapping[str, Any], Mapping[str, Any]]]] = {}
         for dist in distributions:
             for entry in dist.get("entries", []):
                 key = f"{entry['vid']}:{entry['pid']}"
@@ -327,7 +328,7 @@ class Related:
                     uf.union(_entry_node(d, e), _entry_node(other, other_entry))
         return uf
 
-    def product_origin(self, adapter_id: str, platform: str, adapter: Optional[Mapping[str, Any]] = None) -> frozenset:
+    def product_origin(self, adapter_id: str, platform: str, adapter: Mapping[str, Any] | None = None) -> frozenset:
         """What a product's verdict on a platform rests on, as origin roots: the product (with the records marked
         as possibly the same product) and the sources its reports there cite."""
         record = adapter if adapter is not None else self.adapters[adapter_id]
@@ -337,7 +338,7 @@ class Related:
             find(f"src:{source_key(r['source']['url'])}") for r in record.get("reports", [])
             if r.get("host") in hosts and (r.get("source") or {}).get("url")])
 
-    def _shared_id_note(self, key: str) -> Optional[str]:
+    def _shared_id_note(self, key: str) -> str | None:
         """Why products sharing this USB ID are not known to be the same hardware, or None: the ID's products name
         two or more bridge chips, or two drive interfaces (SATA and NVMe) no one bridge of theirs takes both of.
         Such an ID (often a bridge maker's default, which any product on the maker's chips may report) says what
@@ -360,13 +361,13 @@ class Related:
             used_by.append("the " + ", ".join(names[:-1]) + " and " + names[-1] + " chips")
         return f"{key} is {who}, used by {' and by '.join(used_by)}: what one of its products does says little about another"
 
-    def shared_id(self, vid: str, pid: str) -> Optional[str]:
+    def shared_id(self, vid: str, pid: str) -> str | None:
         """The sentence saying why a USB ID is shared by different hardware (`_shared_id_note`), or None."""
         return self.shared.get(f"{vid}:{pid}")
 
     # -- evidence, one source at a time ----------------------------------------------------------------
 
-    def kernel_items(self, ids: Sequence[Mapping[str, Any]], platform: str) -> List[Item]:
+    def kernel_items(self, ids: Sequence[Mapping[str, Any]], platform: str) -> list[Item]:
         if self.kernel is None or not PLATFORMS[platform]["linux"]:
             return []
         items = []
@@ -382,7 +383,7 @@ class Related:
         return items
 
     def same_product_items(self, verdict: AdapterVerdict, platform: str, question: str,
-                           adapter: Optional[Mapping[str, Any]] = None) -> List[Item]:
+                           adapter: Mapping[str, Any] | None = None) -> list[Item]:
         items = []
         others = BOOT_PLATFORMS if question == "boot" else UAS_PLATFORMS
         for other in others:
@@ -425,10 +426,10 @@ class Related:
                               origins=[self.product_origin(adapter["id"], other, adapter)] if adapter else None))
         return items
 
-    def _disputed_items(self, pv: Any, platform: str, other: str, adapter: Optional[Mapping[str, Any]]) -> List[Item]:
+    def _disputed_items(self, pv: Any, platform: str, other: str, adapter: Mapping[str, Any] | None) -> list[Item]:
         """The same product's own reports on another platform point both ways ("Mixed"): one item per way, so
         the expectation says the evidence disagrees instead of taking one side."""
-        by_class: Dict[str, int] = {}
+        by_class: dict[str, int] = {}
         for outcome, reports in pv.classes.items():
             cls = {"works": "works", "works-with-quirk": "needs-quirk", "broken": "needs-quirk",
                    "no-uas": "no-uas"}.get(outcome)
@@ -443,7 +444,7 @@ class Related:
                      f"({pv.basis_text})" + (f"; {why}" if why else ""), {"platform": other}, origins=origins)
                 for cls, n in sorted(by_class.items())] if len(by_class) > 1 else []
 
-    def _class(self, adapter_id: str, platform: str, question: str) -> Optional[str]:
+    def _class(self, adapter_id: str, platform: str, question: str) -> str | None:
         """What a product's own verdict on `platform` may say about another product (transferable_uas_class)."""
         key = (adapter_id, platform, question)
         if self._parent is not None and adapter_id not in self._changed:
@@ -454,12 +455,12 @@ class Related:
             self._classes[key] = (boot_class(pv) if question == "boot" else transferable_uas_class(pv)) if pv else None
         return self._classes[key]
 
-    def _group(self, members: Sequence[str], platform: str, question: str, cache_key: Any) -> Dict[str, List[str]]:
+    def _group(self, members: Sequence[str], platform: str, question: str, cache_key: Any) -> dict[str, list[str]]:
         """direction -> member ids whose verdict on `platform` says it; worked out once per group (a chip's group
         can hold thousands of products)."""
         key = (cache_key, platform, question)
         if key not in self._groups:
-            groups: Dict[str, List[str]] = {}
+            groups: dict[str, list[str]] = {}
             for member in members:
                 cls = self._class(member, platform, question)
                 if cls:
@@ -467,8 +468,8 @@ class Related:
             self._groups[key] = groups
         return self._groups[key]
 
-    def _group_items(self, groups: Mapping[str, List[str]], skip: Iterable[str], platform: str, tier: int, kind: str,
-                     what_they_share: str, link: Dict[str, Any]) -> List[Item]:
+    def _group_items(self, groups: Mapping[str, list[str]], skip: Iterable[str], platform: str, tier: int, kind: str,
+                     what_they_share: str, link: dict[str, Any]) -> list[Item]:
         skip = skip if isinstance(skip, (set, frozenset)) else set(skip)
         items = []
         for direction, members in groups.items():
@@ -492,7 +493,7 @@ class Related:
                               summary, origins=origins))
         return items
 
-    def _member_set(self, members: List[str]) -> frozenset:
+    def _member_set(self, members: list[str]) -> frozenset:
         key = id(members)
         cached = self._member_sets.get(key)
         if cached is None or cached[0] is not members:
@@ -500,7 +501,7 @@ class Related:
         return cached[1]
 
     def same_id_items(self, adapter_id: str, ids: Sequence[Mapping[str, Any]], platform: str, question: str,
-                      tier: int) -> List[Item]:
+                      tier: int) -> list[Item]:
         items = []
         for usb_id in ids:
             key = f"{usb_id['vid']}:{usb_id['pid']}"
@@ -511,12 +512,12 @@ class Related:
                                        "same-id", f"the same USB ID {key}", self._id_link(key))
         return items
 
-    def _id_link(self, key: str) -> Dict[str, Any]:
+    def _id_link(self, key: str) -> dict[str, Any]:
         shared = self.shared.get(key)
         return {"usb_id": key, "shared": shared} if shared else {"usb_id": key}
 
-    def same_chip_items(self, adapter_id: str, chip: Optional[str], platform: str, question: str, tier: int,
-                        skip: Iterable[str] = ()) -> List[Item]:
+    def same_chip_items(self, adapter_id: str, chip: str | None, platform: str, question: str, tier: int,
+                        skip: Iterable[str] = ()) -> list[Item]:
         if not chip:
             return []
         groups = self._group(self.by_chip.get(chip, []), platform, question, ("chip", chip))
@@ -526,7 +527,7 @@ class Related:
                                  {"chipset": chip})
 
     def distribution_items(self, ids: Sequence[Mapping[str, Any]], platform: str,
-                           hidden_urls: Iterable[str] = ()) -> List[Item]:
+                           hidden_urls: Iterable[str] = ()) -> list[Item]:
         find = self.origins.find
         hidden = {find(f"src:{source_key(u)}") for u in hidden_urls}
         items = []
@@ -544,7 +545,7 @@ class Related:
                                   origins=[frozenset([origin])]))
         return items
 
-    def linuxhw_items(self, ids: Sequence[Mapping[str, Any]], platform: str) -> List[Item]:
+    def linuxhw_items(self, ids: Sequence[Mapping[str, Any]], platform: str) -> list[Item]:
         if platform != "linux":
             return []
         items = []
@@ -560,9 +561,9 @@ class Related:
     # -- the expectation ---------------------------------------------------------------------------------
 
     def items_for(self, adapter: Mapping[str, Any], verdict: AdapterVerdict, platform: str, question: str,
-                  hidden_urls: Iterable[str] = ()) -> List[Item]:
+                  hidden_urls: Iterable[str] = ()) -> list[Item]:
         ids = adapter.get("usb_ids", [])
-        items: List[Item] = []
+        items: list[Item] = []
         if question == "uas":
             items += self.kernel_items(ids, platform)
         items += self.same_product_items(verdict, platform, question, adapter)
@@ -598,23 +599,23 @@ class Related:
         return decide(platform, question, self.items_for(adapter, verdict, platform, question, hidden_urls))
 
     @property
-    def evaluation(self) -> Dict[str, Any]:
+    def evaluation(self) -> dict[str, Any]:
         """evaluate(self), worked out once."""
         if self._evaluation is None:
             self._evaluation = evaluate(self)
         return self._evaluation
 
     @property
-    def policy(self) -> Optional[Dict[str, Any]]:
+    def policy(self) -> dict[str, Any] | None:
         """publish_policy of this context's own evaluation, unless use_policy set one (None: say everything)."""
         if not self._policy_set:
             self._policy, self._policy_set = publish_policy(self.evaluation), True
         return self._policy
 
-    def use_policy(self, policy: Optional[Dict[str, Any]]) -> None:
+    def use_policy(self, policy: dict[str, Any] | None) -> None:
         self._policy, self._policy_set = policy, True
 
-    def without(self, adapter_id: str, platform: str) -> Tuple["Related", Mapping[str, Any], List[str]]:
+    def without(self, adapter_id: str, platform: str) -> tuple[Related, Mapping[str, Any], list[str]]:
         """This context with a product's reports on a platform hidden, and every copy of them: the reports of
         records marked as possibly the same product there, every report (of any product, on any platform) citing
         a hidden source, and every distribution entry resting on or copying one. Returns the context, the
@@ -702,11 +703,11 @@ def role(item: Item, platform: str, question: str) -> str:
     return "decide" if kind == "same-product" and direction == "works" else "context"  # macOS
 
 
-def origin_groups(items: List[Item]) -> List[frozenset]:
+def origin_groups(items: list[Item]) -> list[frozenset]:
     """The independent origins these items rest on: every product, entry or platform they speak for, merged where
     they share a root (a report's source, a list copied from another, records that may be one product). Items
     without traced origins count as their `count` products (same-chip) or as one (kernel, linux-hardware.org)."""
-    atoms: List[frozenset] = []
+    atoms: list[frozenset] = []
     for n, item in enumerate(items):
         if item.origins is not None:
             atoms += item.origins
@@ -717,14 +718,14 @@ def origin_groups(items: List[Item]) -> List[frozenset]:
         ordered = sorted(atom)
         for key in ordered:
             uf.union(ordered[0], key)
-    groups: Dict[str, set] = {}
+    groups: dict[str, set] = {}
     for atom in atoms:
         for key in atom:
             groups.setdefault(uf.find(key), set()).add(key)
     return [frozenset(g) for _, g in sorted(groups.items())]
 
 
-def source_count(items: List[Item]) -> int:
+def source_count(items: list[Item]) -> int:
     """How many independent origins these items are (origin_groups)."""
     return len(origin_groups(items))
 
@@ -736,7 +737,7 @@ def opposite(a: str, b: str) -> bool:
     return (a == "works" and b in trouble) or (b == "works" and a in trouble) or {a, b} == {"boots", "no-boot"}
 
 
-def decide(platform: str, question: str, items: List[Item]) -> Expectation:
+def decide(platform: str, question: str, items: list[Item]) -> Expectation:
     """The expectation from the items that may decide (`decides`); the rest are shown as context. A kernel
     entry is a fact. Deciding items that disagree give no expectation ("related evidence disagrees"), and so does
     a hint of the same product, ID or a distribution against the deciding ones. Strong: STRONG_SOURCES independent sources agree and nothing related says otherwise;
@@ -778,7 +779,7 @@ STRONG_AGREEMENT, STRONG_CELLS, MIN_KIND_CELLS = 0.9, 20, 5
 LEADS = ("kernel", "same-product", "same-id", "distribution", "same-chip", "linuxhw")
 
 
-def lead_kind(expectation: Expectation, platform: str) -> Optional[str]:
+def lead_kind(expectation: Expectation, platform: str) -> str | None:
     """The kind of evidence an expectation rests on: the first of LEADS among its deciding items; same-ID
     products seen only on another platform are a kind of their own ("same-id-elsewhere"), since what predicts on
     one platform is not shown to predict on another."""
@@ -794,7 +795,7 @@ def _origin_label(group: frozenset) -> str:
     return min(group)
 
 
-def evaluate(related: Related) -> Dict[str, Any]:
+def evaluate(related: Related) -> dict[str, Any]:
     """Leave-one-out: for every product and platform with a counted verdict an expectation can match, hide that
     product's reports on that platform and every copy of them (`Related.without`), expect from everything else
     (`raw_expect`, before any policy), and compare. Each cell keeps its items and their origins, so every figure
@@ -832,7 +833,7 @@ def evaluate(related: Related) -> Dict[str, Any]:
     return summarise(cells)
 
 
-def _share(n: int, d: int) -> Optional[float]:
+def _share(n: int, d: int) -> float | None:
     return round(n / d, 4) if d else None
 
 
@@ -853,8 +854,8 @@ def _answer(cell: Mapping[str, Any]) -> str:
     return cell["expected"] if cell["state"] == "expected" else cell["state"]
 
 
-def summarise(cells: List[Dict[str, Any]]) -> Dict[str, Any]:
-    def block(subset: List[Dict[str, Any]]) -> Dict[str, Any]:
+def summarise(cells: list[dict[str, Any]]) -> dict[str, Any]:
+    def block(subset: list[dict[str, Any]]) -> dict[str, Any]:
         # Answered: an expectation, or "related evidence disagrees" (as the report says); hints alone are not.
         answered = [c for c in subset if c["state"] in ("expected", "disagree")]
         expected = [c for c in subset if c["state"] == "expected"]
@@ -904,10 +905,10 @@ def summarise(cells: List[Dict[str, Any]]) -> Dict[str, Any]:
     return result
 
 
-def _by_kind(cells: List[Dict[str, Any]], blocks: Mapping[str, Any]) -> Dict[str, Any]:
+def _by_kind(cells: list[dict[str, Any]], blocks: Mapping[str, Any]) -> dict[str, Any]:
     """Per question, kind of evidence and direction: how often it was right, against how often the baseline of
     each cell's platform (always the commonest answer there) is right on those same products' platforms."""
-    out: Dict[str, Any] = {}
+    out: dict[str, Any] = {}
     for cell in cells:
         if cell["state"] != "expected" or not cell.get("lead"):
             continue
@@ -924,7 +925,7 @@ def _by_kind(cells: List[Dict[str, Any]], blocks: Mapping[str, Any]) -> Dict[str
     return dict(sorted(out.items()))
 
 
-def publish_policy(result: Mapping[str, Any]) -> Dict[str, Any]:
+def publish_policy(result: Mapping[str, Any]) -> dict[str, Any]:
     """What the evaluation lets the site say: per question whether "strong" is earned (STRONG_AGREEMENT on
     STRONG_CELLS independent cells), and which (question, kind, direction) beat the baseline."""
     strong = {}
@@ -937,7 +938,7 @@ def publish_policy(result: Mapping[str, Any]) -> Dict[str, Any]:
     return {"strong": strong, "kinds": kinds, "baselines": baselines}
 
 
-def apply_policy(expectation: Expectation, policy: Optional[Mapping[str, Any]]) -> Expectation:
+def apply_policy(expectation: Expectation, policy: Mapping[str, Any] | None) -> Expectation:
     """An expectation as the site may say it: a kernel fact as it is; otherwise "strong" only where earned, and
     none at all (state "hints", its evidence shown, with why) from a kind of evidence that has not beaten the
     baseline."""
@@ -960,22 +961,22 @@ def apply_policy(expectation: Expectation, policy: Optional[Mapping[str, Any]]) 
     return expectation
 
 
-def open_cells(verdict: AdapterVerdict) -> List[Tuple[str, str]]:
+def open_cells(verdict: AdapterVerdict) -> list[tuple[str, str]]:
     """(platform, question) pairs without an observed or stated verdict: where an expectation is shown."""
     cells = [(p, "uas") for p in UAS_PLATFORMS if verdict.uas[p].confidence not in ("confirmed", "disputed")]
     cells += [(p, "boot") for p in BOOT_PLATFORMS if verdict.boot[p].confidence not in ("confirmed", "disputed")]
     return cells
 
 
-def expectations(adapter: Mapping[str, Any], verdict: AdapterVerdict, related: Related) -> Dict[str, Dict[str, Any]]:
+def expectations(adapter: Mapping[str, Any], verdict: AdapterVerdict, related: Related) -> dict[str, dict[str, Any]]:
     """{"uas": {platform: expectation}, "boot": {...}} for the open cells of one product."""
-    out: Dict[str, Dict[str, Any]] = {"uas": {}, "boot": {}}
+    out: dict[str, dict[str, Any]] = {"uas": {}, "boot": {}}
     for platform, question in open_cells(verdict):
         out[question][platform] = related.expect(adapter, verdict, platform, question).as_dict()
     return out
 
 
-def coverage(related: Related) -> Dict[str, Any]:
+def coverage(related: Related) -> dict[str, Any]:
     """Per platform, the share of products with a verdict from reports (any, hearsay included), an expectation,
     or an explicit "related evidence disagrees": what a reader of each product page gets. A product with a
     verdict is counted as such even when an expectation is shown beside an unverified one."""
@@ -1018,7 +1019,7 @@ def related_from_records(records: Sequence[Any], data_dir: Any = None) -> Relate
                    [r.data for r in records if r.kind == "chipset"])
 
 
-def _percent(share: Optional[float]) -> str:
+def _percent(share: float | None) -> str:
     return "—" if share is None else f"{100 * share:.0f}%"
 
 
@@ -1028,7 +1029,7 @@ def _answer_words(answer: str) -> str:
             "hints": "hints only", "none": "nothing related"}[answer]
 
 
-def platform_words(key: str, block: Mapping[str, Any]) -> List[str]:
+def platform_words(key: str, block: Mapping[str, Any]) -> list[str]:
     """One platform's evaluation in a buyer's words: what the reports say, what always giving the commonest
     answer would score, what the expectations scored, per direction."""
     question, platform = key.split(":")
@@ -1096,7 +1097,7 @@ def evaluation_text(result: Mapping[str, Any], products: Mapping[str, Any]) -> s
     return "\n".join(lines)
 
 
-def evaluation_page(result: Mapping[str, Any], products: Mapping[str, Any]) -> Dict[str, Any]:
+def evaluation_page(result: Mapping[str, Any], products: Mapping[str, Any]) -> dict[str, Any]:
     """The evaluation as /verdicts/ and /api/v1/evaluation.json carry it: the figures (without the per-cell
     detail, which `uasdb verdicts --evaluate --json` prints), what the site publishes because of them, and the
     same in words: per platform the sentences and the confusion matrix rows (what the reports say by what the
@@ -1136,8 +1137,8 @@ KIND_WORDS = {"same-product": "The same product on another platform", "same-id":
               "linuxhw": "linux-hardware.org", "kernel": "Linux's own table"}
 
 
-def with_expectations(site: Mapping[str, Any], records: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
-                      distributions: List[Dict[str, Any]], chipsets: List[Dict[str, Any]]) -> Dict[str, Any]:
+def with_expectations(site: Mapping[str, Any], records: list[dict[str, Any]], verdict_by_id: dict[str, Any],
+                      distributions: list[dict[str, Any]], chipsets: list[dict[str, Any]]) -> dict[str, Any]:
     """The catalog with, where a product (or a USB ID) has no observed or stated verdict on a platform, the
     expectation built from related evidence (this module), under `expected`; and how often such expectations
     are right (leave-one-out) with how many products they reach, under `expectation_evaluation`, for /verdicts/.

@@ -9,15 +9,16 @@ miss costs the step's time, never a different answer (tests/test_cache.py compar
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any
 
 from ..records import cache as content_cache
 from . import expectations
 
 
-def with_expectations(site: Mapping[str, Any], records: List[Dict[str, Any]], verdict_by_id: Dict[str, Any],
-                      distributions: List[Dict[str, Any]], chipsets: List[Dict[str, Any]],
-                      kept: bool = True) -> Dict[str, Any]:
+def with_expectations(site: Mapping[str, Any], records: list[dict[str, Any]], verdict_by_id: dict[str, Any],
+                      distributions: list[dict[str, Any]], chipsets: list[dict[str, Any]],
+                      kept: bool = True) -> dict[str, Any]:
     """expectations.with_expectations, or the same result from the cache. The verdicts are worked out from the
     records alone, so the records stand for them in the key. `kept=False` skips the cache: the watcher exports
     after an edit, when the inputs are new, and keying them (encoding the catalog) would only add to the wait."""
@@ -38,8 +39,8 @@ def _refuse(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not plain data")
 
 
-def _key(store: content_cache.Store, site: Mapping[str, Any], records: List[Dict[str, Any]],
-         distributions: List[Dict[str, Any]], chipsets: List[Dict[str, Any]]) -> Optional[str]:
+def _key(store: content_cache.Store, site: Mapping[str, Any], records: list[dict[str, Any]],
+         distributions: list[dict[str, Any]], chipsets: list[dict[str, Any]]) -> str | None:
     """The inputs' key, or None when one of them is not plain data (then the step is not kept: a value whose text
     could hide a difference must never make two inputs look the same)."""
     try:
@@ -50,7 +51,7 @@ def _key(store: content_cache.Store, site: Mapping[str, Any], records: List[Dict
     return store.key("expectations", text)
 
 
-def _from_entry(site: Mapping[str, Any], entry: Any) -> Optional[Dict[str, Any]]:
+def _from_entry(site: Mapping[str, Any], entry: Any) -> dict[str, Any] | None:
     """The catalog with the kept expectations put where with_expectations puts them, or None (a miss) when the
     entry is not one or does not fit this catalog."""
     try:

@@ -5,8 +5,9 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Optional, Tuple
+from typing import Any
 
 import yaml
 
@@ -35,7 +36,7 @@ def decode(raw: bytes, file: str) -> str:
                           f"byte 0x{raw[exc.start]:02x} is not valid UTF-8", "is this the right file?") from None
 
 
-def debian_package(path: Path) -> Optional[Tuple[str, str]]:
+def debian_package(path: Path) -> tuple[str, str] | None:
     """(package, version) of the Debian package that installed `path`, or None (not dpkg-managed)."""
     if shutil.which("dpkg-query") is None:
         return None

@@ -9,7 +9,6 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
 
 from .common import SourceError
 
@@ -83,8 +82,8 @@ class Call:
     """One top-level macro call such as UNUSUAL_DEV(...)."""
     name: str
     line: int
-    args: List[str]
-    arg_lines: List[int]
+    args: list[str]
+    arg_lines: list[int]
     condition: str
 
 
@@ -92,11 +91,11 @@ class Call:
 class Header:
     """A table header with its directives and top-level macro calls."""
     file: str
-    calls: List[Call] = field(default_factory=list)
-    directives: List[Directive] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    directives: list[Directive] = field(default_factory=list)
 
 
-def _condition_text(stack: List[List[str]]) -> str:
+def _condition_text(stack: list[list[str]]) -> str:
     parts = []
     for branch in stack:
         parts.extend(branch)
@@ -107,7 +106,7 @@ def _negate(condition: str) -> str:
     return condition[1:] if re.fullmatch(r"!defined\([A-Za-z0-9_]+\)", condition) else f"!({condition})"
 
 
-def read_header(text: str, file: str, macros: Tuple[str, ...]) -> Header:
+def read_header(text: str, file: str, macros: tuple[str, ...]) -> Header:
     """Read a header made of preprocessor directives and calls of `macros` separated by commas.
 
     Each call records the #if conditions it sits under; any other code is an error."""
@@ -117,10 +116,10 @@ def read_header(text: str, file: str, macros: Tuple[str, ...]) -> Header:
     # Blank out directives (with their continuation lines) so only calls remain, remembering
     # where each one was and which #if condition holds from there on.
     chars = list(code)
-    stack: List[List[str]] = []          # per open #if: the terms that make the current branch active
-    opened: List[int] = []               # line of each open #if, for the "never closed" error
+    stack: list[list[str]] = []          # per open #if: the terms that make the current branch active
+    opened: list[int] = []               # line of each open #if, for the "never closed" error
     had_else = set()                     # lines of the #ifs whose #else has been seen
-    switches: List[Tuple[int, str]] = [(0, "")]
+    switches: list[tuple[int, str]] = [(0, "")]
     pos = 0
     continued_until = 0                  # end of the last directive, whose continuation lines we skip
     for raw_line in code.split("\n"):
@@ -230,10 +229,10 @@ def _matching_paren(text: str, open_at: int, file: str, lines: Lines) -> int:
     raise SourceError(file, lines.line(open_at), "parenthesis is never closed")
 
 
-def split_arguments(text: str, start: int, end: int, lines: Lines) -> Tuple[List[str], List[int]]:
+def split_arguments(text: str, start: int, end: int, lines: Lines) -> tuple[list[str], list[int]]:
     """Top-level comma-separated arguments of text[start:end], with the line each starts on."""
-    args: List[str] = []
-    arg_lines: List[int] = []
+    args: list[str] = []
+    arg_lines: list[int] = []
     depth = 0
     i = piece_start = start
     while i <= end:
@@ -256,7 +255,7 @@ def split_arguments(text: str, start: int, end: int, lines: Lines) -> Tuple[List
     return args, arg_lines
 
 
-def string_value(arg: str) -> Optional[str]:
+def string_value(arg: str) -> str | None:
     """The value of one or more adjacent C string literals, or None when `arg` is not that."""
     pos = 0
     parts = []
@@ -301,7 +300,7 @@ def _unescape(body: str) -> str:
     return "".join(out)
 
 
-def function_body(code: str, name: str, file: str) -> Tuple[int, int]:
+def function_body(code: str, name: str, file: str) -> tuple[int, int]:
     """(start, end) offsets of the braces of function `name` in comment-free `code`."""
     match = re.search(rf"\b{re.escape(name)}\s*\(", code)
     if not match:

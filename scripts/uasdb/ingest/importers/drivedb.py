@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 from . import cparse
 from .common import SourceError, debian_package, decode, dump_yaml, header, write_generated
@@ -19,7 +19,7 @@ DEFAULT_PATH = "/usr/share/smartmontools/drivedb.h"
 FIELDS = ("family", "model", "firmware", "warning", "presets")
 
 
-def read_entries(text: str, file: str) -> List[Tuple[int, List[str]]]:
+def read_entries(text: str, file: str) -> list[tuple[int, list[str]]]:
     """Every `{ "..", "..", "..", "..", ".." }` entry as (line, five strings)."""
     code = cparse.strip_comments(text, file)
     lines = cparse.Lines(code)
@@ -51,7 +51,7 @@ def read_entries(text: str, file: str) -> List[Tuple[int, List[str]]]:
     return entries
 
 
-def parse_drivedb(text: str, file: str) -> Dict[str, Any]:
+def parse_drivedb(text: str, file: str) -> dict[str, Any]:
     entries = read_entries(text, file)
     version = next((v[0][len("VERSION:"):].strip() for _, v in entries if v[0].startswith("VERSION:")), None)
     if version is None:
@@ -62,7 +62,7 @@ def parse_drivedb(text: str, file: str) -> Dict[str, Any]:
     return {"drivedb_version": version, "entries": usb}
 
 
-def _usb_entry(line: int, values: List[str], file: str) -> Dict[str, Any]:
+def _usb_entry(line: int, values: list[str], file: str) -> dict[str, Any]:
     family, model, firmware, _warning, presets = values
     # `USB: DEVICE; BRIDGE`, split at the first `;` (a pattern of lazy parts between optional blanks was quadratic)
     if not family.startswith("USB:") or ";" not in family:
@@ -75,7 +75,7 @@ def _usb_entry(line: int, values: List[str], file: str) -> Dict[str, Any]:
             re.compile(pattern)
         except re.error as exc:
             raise SourceError(file, line, f"{what} pattern `{pattern}` is not a regular expression: {exc}") from None
-    entry: Dict[str, Any] = {"id_pattern": model}
+    entry: dict[str, Any] = {"id_pattern": model}
     if names[0]:
         entry["device"] = names[0]
     if names[1]:
@@ -97,9 +97,9 @@ def output_path(data_dir: Path) -> Path:
     return data_dir / "smartmontools" / "drivedb-usb.yaml"
 
 
-def render(data: Dict[str, Any], command: str, package: Optional[Tuple[str, str]]) -> str:
+def render(data: dict[str, Any], command: str, package: tuple[str, str] | None) -> str:
     what = f"smartmontools drivedb.h {data['drivedb_version']}"
-    ordered: Dict[str, Any] = {"drivedb_version": data["drivedb_version"]}
+    ordered: dict[str, Any] = {"drivedb_version": data["drivedb_version"]}
     if package:
         what += f" (Debian package {package[0]} {package[1]})"
         ordered["debian_package"] = {"name": package[0], "version": package[1]}
@@ -107,7 +107,7 @@ def render(data: Dict[str, Any], command: str, package: Optional[Tuple[str, str]
     return header(command, what) + dump_yaml(ordered)
 
 
-def run_import_drivedb(path: Optional[str], data_dir: Path, check: bool = False) -> int:
+def run_import_drivedb(path: str | None, data_dir: Path, check: bool = False) -> int:
     command = "uasdb import-drivedb" + (f" {path}" if path else "")
     source = Path(path or DEFAULT_PATH)
     try:

@@ -16,7 +16,7 @@ import re
 import sys
 import tarfile
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any
 
 from . import cparse
 from .common import Flow, SourceError, debian_package, decode, dump_yaml, header, write_generated
@@ -39,7 +39,7 @@ ENTRY_ARGS = ("vid", "pid", "bcd_min", "bcd_max", "vendor", "product", "protocol
 
 # --- reading the tree -----------------------------------------------------------------------------
 
-def read_sources(path: Path) -> Dict[str, str]:
+def read_sources(path: Path) -> dict[str, str]:
     """The needed files of a kernel tree (a folder, or a tarball read member by member)."""
     path = Path(path)
     if path.is_dir():
@@ -55,8 +55,8 @@ def read_sources(path: Path) -> Dict[str, str]:
     raise SourceError(str(path), 0, "no such file or folder", "give a kernel source tree or a linux-source tarball")
 
 
-def _read_tarball(path: Path) -> Dict[str, str]:
-    found: Dict[str, str] = {}
+def _read_tarball(path: Path) -> dict[str, str]:
+    found: dict[str, str] = {}
     try:
         # Streaming mode: one pass, only the needed members are read, nothing is extracted.
         with tarfile.open(path, mode="r|*") as archive:
@@ -77,7 +77,7 @@ def _read_tarball(path: Path) -> Dict[str, str]:
 
 # --- parsing --------------------------------------------------------------------------------------
 
-def parse_version(text: str) -> Tuple[str, str]:
+def parse_version(text: str) -> tuple[str, str]:
     """('6.12', '6.12.117') from the top-level Makefile."""
     values = {}
     for key in ("VERSION", "PATCHLEVEL", "SUBLEVEL", "EXTRAVERSION"):
@@ -94,9 +94,9 @@ def parse_version(text: str) -> Tuple[str, str]:
     return short, release
 
 
-def parse_flag_catalogue(text: str) -> List[Dict[str, Any]]:
+def parse_flag_catalogue(text: str) -> list[dict[str, Any]]:
     """Every US_FLAG(NAME, value) of usb_usual.h, in bit order."""
-    flags: List[Dict[str, Any]] = []
+    flags: list[dict[str, Any]] = []
     for match in re.finditer(r"US_FLAG\(\s*([A-Z0-9_]+)\s*,\s*(0x[0-9a-fA-F]+)\s*\)", text):
         flags.append({"name": match.group(1), "value": f"0x{int(match.group(2), 16):08x}",
                       "line": text.count("\n", 0, match.start()) + 1})
@@ -109,7 +109,7 @@ def parse_flag_catalogue(text: str) -> List[Dict[str, Any]]:
     return sorted(flags, key=lambda f: int(f["value"], 16))
 
 
-def parse_letter_table(text: str, known_flags: Set[str]) -> Dict[str, Dict[str, Any]]:
+def parse_letter_table(text: str, known_flags: set[str]) -> dict[str, dict[str, Any]]:
     """The `usb-storage.quirks=` letters documented in kernel-parameters.txt.
 
     Each letter also gets the driver(s) it matters for, from the "uas only" / "not on uas" notes."""
@@ -117,9 +117,9 @@ def parse_letter_table(text: str, known_flags: Set[str]) -> Dict[str, Dict[str, 
     start = next((i for i, line in enumerate(lines) if re.match(r"\s+usb-storage\.quirks=\s*$", line)), None)
     if start is None:
         raise SourceError(PARAMETERS, 0, "no `usb-storage.quirks=` entry", "has the parameter been renamed upstream?")
-    table: Dict[str, Dict[str, Any]] = {}
-    current: Optional[str] = None
-    notes: Dict[str, str] = {}
+    table: dict[str, dict[str, Any]] = {}
+    current: str | None = None
+    notes: dict[str, str] = {}
     for index in range(start + 1, len(lines)):
         line = lines[index]
         if re.match(r"\t[^\t\s]", line):  # the next parameter starts at one tab
@@ -169,7 +169,7 @@ def _mask(body: str):
     return None
 
 
-def parse_user_quirk_code(text: str) -> Tuple[Dict[str, str], Set[str], int]:
+def parse_user_quirk_code(text: str) -> tuple[dict[str, str], set[str], int]:
     """From usb_stor_adjust_quirks() in usb.c: letter -> flag as the code reads them, and the mask
     of flags a matching user entry clears before setting its own."""
     code = cparse.strip_comments(text, USB_C)
@@ -185,7 +185,7 @@ def parse_user_quirk_code(text: str) -> Tuple[Dict[str, str], Set[str], int]:
     return letters, mask, line
 
 
-def check_letters_against_code(documented: Dict[str, Dict[str, Any]], coded: Dict[str, str], mask: Set[str], code_line: int) -> None:
+def check_letters_against_code(documented: dict[str, dict[str, Any]], coded: dict[str, str], mask: set[str], code_line: int) -> None:
     """The documentation and the code must agree, or the letter table would mislead users."""
     for letter in sorted(set(documented) | set(coded)):
         doc_flag = documented.get(letter, {}).get("flag")
@@ -207,10 +207,10 @@ def _hex4(arg: str, what: str, file: str, line: int) -> str:
     return f"{value:04x}"
 
 
-def parse_table(text: str, file: str, known_flags: Set[str]) -> Tuple[List[Dict[str, Any]], Dict[str, Any]]:
+def parse_table(text: str, file: str, known_flags: set[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Every UNUSUAL_DEV/COMPLIANT_DEV entry of one header, plus what the header defines and includes."""
     parsed = cparse.read_header(text, file, ENTRY_MACROS + CLASS_MACROS)
-    entries: List[Dict[str, Any]] = []
+    entries: list[dict[str, Any]] = []
     counts = {name: 0 for name in ENTRY_MACROS + CLASS_MACROS}
     for call in parsed.calls:
         counts[call.name] += 1
@@ -237,13 +237,13 @@ def _include_target(argument: str, file: str) -> str:
     return str(Path(file).parent / name) if argument.startswith('"') else name
 
 
-def _entry(call: cparse.Call, file: str, known_flags: Set[str]) -> Dict[str, Any]:
+def _entry(call: cparse.Call, file: str, known_flags: set[str]) -> dict[str, Any]:
     if len(call.args) != len(ENTRY_ARGS):
         raise SourceError(file, call.line, f"{call.name} has {len(call.args)} arguments, expected {len(ENTRY_ARGS)}",
                           "(vid, pid, bcdMin, bcdMax, vendor, product, protocol, transport, init, flags)")
     args = dict(zip(ENTRY_ARGS, call.args, strict=True))
     where = dict(zip(ENTRY_ARGS, call.arg_lines, strict=True))
-    entry: Dict[str, Any] = {
+    entry: dict[str, Any] = {
         "vid": _hex4(args["vid"], "vendor ID", file, where["vid"]),
         "pid": _hex4(args["pid"], "product ID", file, where["pid"]),
         "bcd_min": _hex4(args["bcd_min"], "lowest bcdDevice", file, where["bcd_min"]),
@@ -271,7 +271,7 @@ def _entry(call: cparse.Call, file: str, known_flags: Set[str]) -> Dict[str, Any
     return entry
 
 
-def _flags(expression: str, file: str, line: int, known_flags: Set[str]) -> List[str]:
+def _flags(expression: str, file: str, line: int, known_flags: set[str]) -> list[str]:
     text = expression.strip()
     while text.startswith("(") and text.endswith(")"):
         text = text[1:-1].strip()
@@ -300,10 +300,10 @@ DEVICE_TESTS = (
 )
 
 
-def parse_decision_steps(code: str, start: int, end: int, line: int, known_flags: Set[str]) -> List[Dict[str, Any]]:
+def parse_decision_steps(code: str, start: int, end: int, line: int, known_flags: set[str]) -> list[dict[str, Any]]:
     """An `if … else if … else` chain on device properties inside a vendor test -> ordered steps
     [{when: {field, op, value}, flags}, …, {flags}] (the last, without `when`, is the `else`)."""
-    steps: List[Dict[str, Any]] = []
+    steps: list[dict[str, Any]] = []
     at = start
     while True:
         match = re.compile(r"\s*(?:else\s+)?if\s*\(").match(code, at)
@@ -332,7 +332,7 @@ def parse_decision_steps(code: str, start: int, end: int, line: int, known_flags
     return steps
 
 
-def _flags_in(code: str, known_flags: Set[str], line: int) -> List[str]:
+def _flags_in(code: str, known_flags: set[str], line: int) -> list[str]:
     flags = []
     for flag in re.findall(r"\|=\s*US_FL_([A-Z0-9_]+)", code):
         if flag not in known_flags:
@@ -342,7 +342,7 @@ def _flags_in(code: str, known_flags: Set[str], line: int) -> List[str]:
     return flags
 
 
-def parse_runtime_checks(text: str, known_flags: Set[str]) -> List[Dict[str, Any]]:
+def parse_runtime_checks(text: str, known_flags: set[str]) -> list[dict[str, Any]]:
     """The ID tests in uas_use_uas_driver(): flags the kernel adds while probing, maybe only
     after looking at the device (MaxPower, link speed, streams, strings)."""
     code = cparse.strip_comments(text, UAS_DETECT)
@@ -380,7 +380,7 @@ def parse_runtime_checks(text: str, known_flags: Set[str]) -> List[Dict[str, Any
             raise SourceError(UAS_DETECT, line, "a vendor test that sets no US_FL_* flag", "has uas_use_uas_driver() changed upstream?")
         decided_by = [name for token, name in (("bMaxPower", "max-power"), ("speed", "link-speed"),
                                                ("max_streams", "streams")) if token in condition + body]
-        check: Dict[str, Any] = {"vid": f"{int(vendors[0], 16):04x}"}
+        check: dict[str, Any] = {"vid": f"{int(vendors[0], 16):04x}"}
         if products:
             check["pids"] = Flow(products)
         check["flags"] = Flow(flags)
@@ -402,7 +402,7 @@ def parse_runtime_checks(text: str, known_flags: Set[str]) -> List[Dict[str, Any
     return checks
 
 
-def parse_kernel(sources: Dict[str, str]) -> Dict[str, Any]:
+def parse_kernel(sources: dict[str, str]) -> dict[str, Any]:
     """Everything the generated file holds, from the texts of the needed files."""
     short, release = parse_version(sources[MAKEFILE])
     catalogue = parse_flag_catalogue(sources[USB_USUAL])
@@ -415,10 +415,10 @@ def parse_kernel(sources: Dict[str, str]) -> Dict[str, Any]:
         if flag["name"] in letter_of:
             flag["letter"] = letter_of[flag["name"]]
 
-    entries: List[Dict[str, Any]] = []
-    files: Dict[str, Any] = {}
-    defines: List[Dict[str, Any]] = []
-    includes: List[Dict[str, Any]] = []
+    entries: list[dict[str, Any]] = []
+    files: dict[str, Any] = {}
+    defines: list[dict[str, Any]] = []
+    includes: list[dict[str, Any]] = []
     for name in TABLES:
         found, extras = parse_table(sources[name], name, known)
         entries.extend(found)
@@ -446,7 +446,7 @@ def output_path(data_dir: Path, version: str) -> Path:
     return data_dir / "kernel" / f"linux-{version}.yaml"
 
 
-def render(data: Dict[str, Any], command: str, package: Optional[Tuple[str, str]]) -> str:
+def render(data: dict[str, Any], command: str, package: tuple[str, str] | None) -> str:
     what = f"Linux {data['release']}"
     ordered = {"version": data["version"], "release": data["release"]}
     if package:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 from .common import Flow, SourceError, decode, dump_yaml, header, write_generated
 
@@ -28,12 +28,12 @@ _PROBE = re.compile(r"[0-9A-F]{10}")
 _DRIVER = re.compile(r"[a-z0-9_]+")
 
 
-def _cells(line: str) -> List[str]:
+def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
-def _header_fields(lines: List[str], file: str) -> Dict[str, str]:
-    found: Dict[str, str] = {}
+def _header_fields(lines: list[str], file: str) -> dict[str, str]:
+    found: dict[str, str] = {}
     for number, line in enumerate(lines, start=1):
         if line.startswith("|") or line.startswith("###"):
             break
@@ -53,7 +53,7 @@ def _header_fields(lines: List[str], file: str) -> Dict[str, str]:
     return found
 
 
-def _device(cells: List[str], rank: int, file: str, number: int) -> Dict[str, Any]:
+def _device(cells: list[str], rank: int, file: str, number: int) -> dict[str, Any]:
     usb_id, vendor, name, count, driver, probe = cells
     id_match = _ID.fullmatch(usb_id)
     if not id_match:
@@ -66,7 +66,7 @@ def _device(cells: List[str], rank: int, file: str, number: int) -> Dict[str, An
     whole = [d for d in names if not d.endswith(CUT)]
     if any(not _DRIVER.fullmatch(d) for d in whole):
         raise SourceError(file, number, f"Driver `{driver}` is not a list of driver names", "copy the row unchanged from the README")
-    device: Dict[str, Any] = {"vid": id_match.group(1), "pid": id_match.group(2), "rank": rank, "computers": int(count)}
+    device: dict[str, Any] = {"vid": id_match.group(1), "pid": id_match.group(2), "rank": rank, "computers": int(count)}
     if vendor:
         device["vendor"] = vendor
     if name:
@@ -79,7 +79,7 @@ def _device(cells: List[str], rank: int, file: str, number: int) -> Dict[str, An
     return device
 
 
-def parse_snapshot(text: str, file: str) -> Dict[str, Any]:
+def parse_snapshot(text: str, file: str) -> dict[str, Any]:
     """The header fields and the Disk (USB) rows of a README snapshot, in the README's order."""
     lines = text.split("\n")
     fields = _header_fields(lines, file)
@@ -87,7 +87,7 @@ def parse_snapshot(text: str, file: str) -> Dict[str, Any]:
         start = lines.index(SECTION)
     except ValueError:
         raise SourceError(file, 0, f"no `{SECTION}` heading", "copy the README's Disk (USB) section with its heading") from None
-    rows: List[Dict[str, Any]] = []
+    rows: list[dict[str, Any]] = []
     number = start + 1
     while number < len(lines) and not lines[number].startswith("|"):
         number += 1
@@ -95,7 +95,7 @@ def parse_snapshot(text: str, file: str) -> Dict[str, Any]:
         raise SourceError(file, number + 1, f"the table does not start with the columns {' | '.join(COLUMNS)}",
                           "copy the section unchanged; if the README's columns changed, update the importer")
     number += 2  # the column names and the |---| line
-    seen: Dict[str, int] = {}
+    seen: dict[str, int] = {}
     while number < len(lines) and lines[number].startswith("|"):
         cells = _cells(lines[number])
         if len(cells) != len(COLUMNS):
@@ -118,12 +118,12 @@ def output_path(data_dir: Path) -> Path:
     return data_dir / "linuxhw" / "lsusb-storage.yaml"
 
 
-def render(data: Dict[str, Any], command: str) -> str:
+def render(data: dict[str, Any], command: str) -> str:
     what = f"the Disk (USB) table of linuxhw/LsUSB README.md at {data['commit'][:7]}, read {data['read']}"
     return header(command, what) + dump_yaml(data)
 
 
-def run_import_lsusb(path: Optional[str], data_dir: Path, check: bool = False) -> int:
+def run_import_lsusb(path: str | None, data_dir: Path, check: bool = False) -> int:
     command = "uasdb import-lsusb" + (f" {path}" if path else "")
     source = Path(path) if path else data_dir / DEFAULT_SNAPSHOT
     try:

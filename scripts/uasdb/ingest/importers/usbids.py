@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Dict, Iterable, Optional, Set, Tuple
+from typing import Any
 
 import yaml
 
@@ -24,14 +25,14 @@ _DEVICE = re.compile(r"\t([0-9a-f]{4})  (.*\S)\s*")
 _INTERFACE = re.compile(r"\t\t([0-9a-f]{2})  (.*\S)\s*")
 
 
-def parse_usbids(text: str, file: str) -> Dict[str, Any]:
+def parse_usbids(text: str, file: str) -> dict[str, Any]:
     """Vendor names and product names of the vendor section, with the file's version."""
     version_match = re.search(r"^# Version: *(\S+)", text, re.M)
     if not version_match:
         raise SourceError(file, 0, "no `# Version:` line", "is this usb.ids?")
-    vendors: Dict[str, str] = {}
-    products: Dict[str, str] = {}
-    current: Optional[str] = None
+    vendors: dict[str, str] = {}
+    products: dict[str, str] = {}
+    current: str | None = None
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip() or line.startswith("#"):
             continue
@@ -61,7 +62,7 @@ def parse_usbids(text: str, file: str) -> Dict[str, Any]:
     return {"version": version_match.group(1), "vendors": vendors, "products": products}
 
 
-def storage_ids(data_dir: Path) -> Tuple[Set[str], list]:
+def storage_ids(data_dir: Path) -> tuple[set[str], list]:
     """`vvvv:pppp` keys from the generated kernel files, and compiled drivedb ID patterns."""
     kernel_files = sorted((data_dir / "kernel").glob("linux-*.yaml"))
     drivedb_file = data_dir / "smartmontools" / "drivedb-usb.yaml"
@@ -69,7 +70,7 @@ def storage_ids(data_dir: Path) -> Tuple[Set[str], list]:
         raise SourceError(str(data_dir / "kernel"), 0, "no linux-*.yaml", "run `uasdb import-kernel PATH` first")
     if not drivedb_file.is_file():
         raise SourceError(str(drivedb_file), 0, "missing", "run `uasdb import-drivedb` first")
-    keys: Set[str] = set()
+    keys: set[str] = set()
     for path in kernel_files:
         kernel = yaml.safe_load(path.read_text(encoding="utf-8"))
         keys |= {f"{e['vid']}:{e['pid']}" for e in kernel["entries"]}
@@ -79,7 +80,7 @@ def storage_ids(data_dir: Path) -> Tuple[Set[str], list]:
     return keys, patterns
 
 
-def trim(parsed: Dict[str, Any], keys: Iterable[str], patterns: list) -> Dict[str, Any]:
+def trim(parsed: dict[str, Any], keys: Iterable[str], patterns: list) -> dict[str, Any]:
     wanted = set(keys)
     # One alternation instead of ~200 separate patterns: the same matches, much faster.
     combined = re.compile("|".join(f"(?:{p.pattern})" for p in patterns)) if patterns else None
@@ -93,9 +94,9 @@ def output_path(data_dir: Path) -> Path:
     return data_dir / "usb-ids" / "usb-ids.yaml"
 
 
-def render(data: Dict[str, Any], command: str, package: Optional[Tuple[str, str]]) -> str:
+def render(data: dict[str, Any], command: str, package: tuple[str, str] | None) -> str:
     what = f"usb.ids version {data['version']}"
-    ordered: Dict[str, Any] = {"usb_ids_version": data["version"]}
+    ordered: dict[str, Any] = {"usb_ids_version": data["version"]}
     if package:
         what += f" (Debian package {package[0]} {package[1]})"
         ordered["debian_package"] = {"name": package[0], "version": package[1]}
@@ -104,7 +105,7 @@ def render(data: Dict[str, Any], command: str, package: Optional[Tuple[str, str]
     return header(command, what) + dump_yaml(ordered)
 
 
-def run_import_usbids(path: Optional[str], data_dir: Path, check: bool = False) -> int:
+def run_import_usbids(path: str | None, data_dir: Path, check: bool = False) -> int:
     command = "uasdb import-usbids" + (f" {path}" if path else "")
     source = Path(path or DEFAULT_PATH)
     try:

@@ -10,8 +10,8 @@ the one catalogue that `uasdb rules` prints and docs/rules.md's tables are made 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional
 
 from ..problems import ERROR, WARNING
 
@@ -32,8 +32,8 @@ class Rule:
     scope: str              # one of SCOPES
     kinds: tuple            # which record kinds it applies to
     severity: str           # what its findings are unless a finding says otherwise: "error" or "warning"
-    fixer: Optional[str]    # what `uasdb fmt` does about it, when it repairs it
-    check: Optional[Callable]  # None for problems the loader, the schema check or the waiver check report
+    fixer: str | None    # what `uasdb fmt` does about it, when it repairs it
+    check: Callable | None  # None for problems the loader, the schema check or the waiver check report
     example: str = ""       # a message it prints, for the rule tables in docs/rules.md
 
     @property
@@ -41,7 +41,7 @@ class Rule:
         return self.fixer is not None
 
 
-_REGISTRY: Dict[str, Rule] = {}
+_REGISTRY: dict[str, Rule] = {}
 
 
 def _register(entry: Rule) -> None:
@@ -53,30 +53,30 @@ def _register(entry: Rule) -> None:
 
 
 def rule(rule_id: str, description: str, scope: str = "record", kinds=("adapter",), severity: str = ERROR,
-         fixer: Optional[str] = None, example: str = ""):
+         fixer: str | None = None, example: str = ""):
     def register(function: Callable) -> Callable:
         _register(Rule(rule_id, description, scope, tuple(kinds), severity, fixer, function, example))
         return function
     return register
 
 
-def declare(rule_id: str, description: str, scope: str, severity: str = ERROR, fixer: Optional[str] = None,
+def declare(rule_id: str, description: str, scope: str, severity: str = ERROR, fixer: str | None = None,
             example: str = "") -> str:
     """Register a problem id that code outside the rule functions reports; returns the id for that code to use."""
     _register(Rule(rule_id, description, scope, ALL_KINDS, severity, fixer, None, example))
     return rule_id
 
 
-def all_rules() -> List[Rule]:
+def all_rules() -> list[Rule]:
     for name in RULE_MODULES:
         importlib.import_module(f"{__name__}.{name}")
     return sorted(_REGISTRY.values(), key=lambda r: r.id)
 
 
-def checking_rules() -> List[Rule]:
+def checking_rules() -> list[Rule]:
     """The rules `check` runs over loaded records (the rest are reported while reading or by the schema)."""
     return [r for r in all_rules() if r.check is not None]
 
 
-def rule_by_id(rule_id: str) -> Optional[Rule]:
+def rule_by_id(rule_id: str) -> Rule | None:
     return {r.id: r for r in all_rules()}.get(rule_id)

@@ -1,5 +1,4 @@
 """Distribution quirk lists: letters the kernel knows, each USB ID once, entries in date order."""
-from typing import Dict
 
 from ..problems import Finding
 from . import rule
@@ -19,7 +18,7 @@ def distribution_flags_known(record, ctx):
       kinds=("distribution",),
       example='entries[5]: 152d:0578 is already entry 2 — …')
 def distribution_entry_unique(record, ctx):
-    first: Dict[str, int] = {}  # USB ID -> index of its first entry
+    first: dict[str, int] = {}  # USB ID -> index of its first entry
     for index, entry in enumerate(record.data.get("entries", [])):
         usb_id = f"{entry.get('vid')}:{entry.get('pid')}"
         if usb_id in first:

@@ -1,6 +1,6 @@
 """Reports whose stated outcome, named driver and attached output disagree, and fixes that cannot apply."""
 import re
-from typing import Any, Dict, Tuple
+from typing import Any
 
 from ..evidence import NOT_THE_ADAPTER, dmesg_trouble, effective_driver, evidence_driver, has_trouble
 from ..problems import Finding
@@ -96,8 +96,8 @@ def _went_back(kind: str, before, now) -> bool:
 
 def boot_break(dmesg: str):
     """The first sign that the lines of one dmesg block come from more than one boot, as (what, how), or None."""
-    last_stamp: Dict[str, Tuple[Any, str, int]] = {}  # kind of stamp -> (value, as shown, line number)
-    last_device: Dict[str, Tuple[int, int]] = {}  # bus -> (device number, line number)
+    last_stamp: dict[str, tuple[Any, str, int]] = {}  # kind of stamp -> (value, as shown, line number)
+    last_device: dict[str, tuple[int, int]] = {}  # bus -> (device number, line number)
     for number, line in enumerate(dmesg.splitlines(), 1):
         for kind, value, shown in _stamps(line):
             if kind in last_stamp and _went_back(kind, last_stamp[kind][0], value):

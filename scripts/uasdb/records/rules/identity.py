@@ -1,7 +1,7 @@
 """Identity: the file name is the id is the URL slug; ids, aliases and shop codes are unique."""
 import re
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 from ..problems import FieldPath, Finding
 from . import rule
@@ -39,14 +39,14 @@ def unique_ids(records, ctx):
     for kind in ("adapter", "chipset", "distribution"):
         of_kind = [r for r in records if r.kind == kind]
         # Ids claim their names before aliases do, so the alias is the one reported as the clash.
-        names: List[Tuple[Any, FieldPath, Any]] = [(r, ("id",), r.data.get("id")) for r in of_kind]
+        names: list[tuple[Any, FieldPath, Any]] = [(r, ("id",), r.data.get("id")) for r in of_kind]
         names += [(r, ("aliases", i), a) for r in of_kind for i, a in enumerate(r.data.get("aliases", []))]
         for record in of_kind:
             for index, alias in enumerate(record.data.get("aliases", [])):
                 if alias == record.data.get("id"):
                     yield record, Finding(("aliases", index), f"the alias `{alias}` is this record's own id",
                                           "remove it: an alias is a former id, whose address redirects here")
-        seen: Dict[str, Any] = {}  # name -> the record that claimed it first
+        seen: dict[str, Any] = {}  # name -> the record that claimed it first
         for record, field, name in names:
             if not isinstance(name, str):
                 continue
@@ -66,7 +66,7 @@ UNIQUE_PRODUCT_CODES = ("asin", "ean")
       example="product_codes.asin[0]: B07MNFH1PX is also given by ssk-m2-nvme-sata-enclosure-usb32-gen2 — re-read both "
               "sources: merge the records if they are one product, else keep the code on the product the listing sells")
 def product_code_unique(records, ctx):
-    holders: Dict[Tuple[str, str], List[Tuple[Any, int]]] = {}  # (kind, code) -> (record, index)
+    holders: dict[tuple[str, str], list[tuple[Any, int]]] = {}  # (kind, code) -> (record, index)
     for record in records:
         codes = record.data.get("product_codes")
         for kind in UNIQUE_PRODUCT_CODES:

@@ -4,7 +4,6 @@ Linux already sets flags for many IDs (data/kernel/linux-X.Y.yaml). A report tha
 to an ID Linux keeps off uas, or that needed a quirk Linux now applies by itself, is worth a look.
 Reports from a kernel older than the imported one are left alone: the built-in entry may be newer.
 """
-from typing import List, Tuple
 
 from ..kernel_applies import Span, builtin_flags, not_older
 from ..kernel_applies import report_ids as report_ids_of
@@ -14,7 +13,7 @@ from ..vocabulary import LINUX_HOSTS
 from . import rule
 
 
-def report_ids(record, report) -> List[Tuple[str, str, Span]]:
+def report_ids(record, report) -> list[tuple[str, str, Span]]:
     """(vid, pid, bcdDevice span or None) the report is about (records/kernel_applies.py, on the record's data)."""
     return report_ids_of(record.data, report)
 

@@ -1,7 +1,7 @@
 """Links: one check for every web address the tools accept, in records (each field whose schema pattern asks for
 https, and links in notes) and in the issue bot (the source link, an adapter page address)."""
 import re
-from typing import Iterable, Optional, Tuple
+from collections.abc import Iterable
 
 from ..problems import Finding
 from ..schema import load_schema
@@ -11,7 +11,7 @@ from . import rule
 _LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 
 
-def url_problem(url: str, hosts: Iterable[str] = ()) -> Optional[Tuple[str, str]]:
+def url_problem(url: str, hosts: Iterable[str] = ()) -> tuple[str, str] | None:
     """What is wrong with `url` as a link a reader will follow, as (message, fix), or None when it is fine:
     https only; no user name before the host (`https://github.com@evil.example/` goes to evil.example); no
     backslash (browsers read it as `/`, Python does not, so the two disagree on the host); an ASCII host, so

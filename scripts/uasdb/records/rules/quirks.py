@@ -1,6 +1,5 @@
 """Quirk flags: letters the kernel knows, and flags wherever a quirk was needed."""
 from collections import Counter
-from typing import Optional, Tuple
 
 from ..problems import Finding
 from . import rule
@@ -24,7 +23,7 @@ def quirk_letters_once(record, ctx):
             yield Finding(("reports", index, "quirks"), *problem)
 
 
-def repeated_letters(flags: str) -> Optional[Tuple[str, str]]:
+def repeated_letters(flags: str) -> tuple[str, str] | None:
     """(message, fix) when a quirk letter appears more than once, else None: the kernel reads a letter once, so a
     repeat is a typo or a paste gone wrong, and it would make two equal quirk lines look different."""
     counted = Counter(flags)  # one pass (a count per character was quadratic on a long value)

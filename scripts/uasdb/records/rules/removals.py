@@ -7,8 +7,8 @@ from __future__ import annotations
 import datetime
 import os
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..loader import Loaded, load_file
 from ..problems import Problem
@@ -30,7 +30,7 @@ NOTE = declare("removal-note", "each note in data/removed.yaml names a removed i
                example="removed[0].redirect: no adapter `acme-box-2` to redirect to — name a record that exists")
 
 
-def removal_notes(root: Path, display) -> Tuple[List[Dict[str, str]], List[Problem], Optional[Loaded]]:
+def removal_notes(root: Path, display) -> tuple[list[dict[str, str]], list[Problem], Loaded | None]:
     """The well-formed notes of `root`/removed.yaml, the problems of the others, and the loaded file (or None)."""
     path = Path(root) / REMOVED_FILE
     if not path.is_file():
@@ -75,9 +75,9 @@ def _is_date(text: str) -> bool:
     return len(text) == 10
 
 
-def removal_problems(roots: Sequence[str], records, display) -> List[Problem]:
+def removal_problems(roots: Sequence[str], records, display) -> list[Problem]:
     """Problems with each data tree's removal notes, and with records deleted from it without leaving their id."""
-    problems: List[Problem] = []
+    problems: list[Problem] = []
     for folder_name in roots:
         tree, root = os.path.abspath(folder_name), Path(folder_name)
         in_tree = [r for r in records if os.path.dirname(os.path.dirname(os.path.abspath(r.path))) == tree]
@@ -112,7 +112,7 @@ def removal_problems(roots: Sequence[str], records, display) -> List[Problem]:
     return problems
 
 
-def _deleted_records(root: Path) -> List[Tuple[str, str, str]]:
+def _deleted_records(root: Path) -> list[tuple[str, str, str]]:
     """(kind, id, short commit) of each record file git history shows deleted from this tree, newest deletion first.
     Only for a tree that is the data/ folder at the top of a git work tree (the repository's own); elsewhere (a
     test's tree, an unpacked tarball) there is no history to read."""
@@ -126,7 +126,7 @@ def _deleted_records(root: Path) -> List[Tuple[str, str, str]]:
                              timeout=60)
     except (OSError, subprocess.SubprocessError):
         return []
-    found: Dict[Tuple[str, str], str] = {}
+    found: dict[tuple[str, str], str] = {}
     commit = ""
     kinds = {folder: kind for kind, folder in PAGE_FOLDERS.items()}
     for line in log.stdout.splitlines():

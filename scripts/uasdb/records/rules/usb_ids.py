@@ -1,6 +1,6 @@
 """USB IDs: shared IDs are normal but worth a note; reports name IDs the record lists."""
 import re
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 from ..problems import WARNING, Finding
 from . import rule
@@ -13,7 +13,7 @@ def id_text(usb_id):
 @rule("shared-usb-id", "the same USB ID in two adapter records (IDs are often shared)", scope="tree", severity=WARNING,
       example='152d:0578 is also listed by shares-an-id — fine when the products share a bridge')
 def shared_usb_id(records, ctx):
-    owners: Dict[str, List[Tuple[Any, int]]] = {}  # USB ID -> (record, index in its usb_ids)
+    owners: dict[str, list[tuple[Any, int]]] = {}  # USB ID -> (record, index in its usb_ids)
     for record in (r for r in records if r.kind == "adapter"):
         for index, usb_id in enumerate(record.data.get("usb_ids", [])):
             owners.setdefault(id_text(usb_id), []).append((record, index))
@@ -107,7 +107,7 @@ def evidence_usb_id_listed(record, ctx):
             if not isinstance(text, str):
                 continue
             hubs = hub_ids(text, ctx)
-            unlisted: Dict[str, None] = {}  # in order, each once
+            unlisted: dict[str, None] = {}  # in order, each once
             for usb_id, _, _ in evidence_ids(text):
                 if usb_id in listed or usb_id in hubs or usb_id.startswith(ROOT_HUB_VENDOR + ":"):
                     continue

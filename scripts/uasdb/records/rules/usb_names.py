@@ -5,7 +5,6 @@ strings, and usb.ids lags behind new products. A disagreement is shown so a read
 possibly mistyped ID.
 """
 import re
-from typing import Optional, Set
 
 from ..problems import WARNING, Finding
 from . import rule
@@ -21,12 +20,12 @@ reader card hub generic 2 0 3 1 gen
 _LSUSB_LINE = re.compile(r"\bID ([0-9a-f]{4}):([0-9a-f]{4})\b ?(.*)$")
 
 
-def words(name: Optional[str]) -> Set[str]:
+def words(name: str | None) -> set[str]:
     """Lower-case words of a name that can tell makers or products apart."""
     return {w for w in re.split(r"[^a-z0-9]+", (name or "").lower()) if w and w not in _FILLER}
 
 
-def names_agree(a: Optional[str], b: Optional[str]) -> bool:
+def names_agree(a: str | None, b: str | None) -> bool:
     """True unless both names have telling words and share none (a prefix counts: RTL9210B ~ RTL9210)."""
     first, second = words(a), words(b)
     if not first or not second:

@@ -7,8 +7,8 @@ and only warnings can be waived: an error is fixed in the record, never acknowle
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence, Set, Tuple
 
 from ...paths import OutsideFolder, inside
 from ..loader import Loaded, load_file
@@ -27,9 +27,9 @@ MATCHES = declare("waiver-matches-nothing", "every waiver matches a warning on t
                           "that field — remove the waiver: the warning it was written for is gone")
 
 
-def _entries(loaded: Loaded) -> Tuple[List[Tuple[int, Dict[str, str]]], List[Problem]]:
+def _entries(loaded: Loaded) -> tuple[list[tuple[int, dict[str, str]]], list[Problem]]:
     """Well-formed waivers with their index, and what is wrong with the others."""
-    problems: List[Problem] = []
+    problems: list[Problem] = []
     data = loaded.data
     if not isinstance(data, dict) or set(data) != {"waivers"} or not isinstance(data["waivers"], list):
         problems.append(loaded.problem((), "the file holds one key, `waivers:`, with a list of waivers",
@@ -56,12 +56,12 @@ def _entries(loaded: Loaded) -> Tuple[List[Tuple[int, Dict[str, str]]], List[Pro
     return good, problems
 
 
-def apply_waivers(roots: Sequence[str], problems: List[Problem], checked: Set[str],
-                  display: Callable[[Path], str]) -> Tuple[List[Problem], List[Problem]]:
+def apply_waivers(roots: Sequence[str], problems: list[Problem], checked: set[str],
+                  display: Callable[[Path], str]) -> tuple[list[Problem], list[Problem]]:
     """(problems left to show, warnings waived). `roots` are the data/ folders involved; `checked` holds the absolute
     paths of the files that were checked, so that waivers for records outside a partial run are not called unused;
     `display` names a file as the contributor sees it."""
-    waived: List[Problem] = []
+    waived: list[Problem] = []
     shown = list(problems)
     for root in roots:
         path = Path(root) / WAIVERS_FILE
