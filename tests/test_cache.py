@@ -21,6 +21,23 @@ FIXTURES = REPO_ROOT / "tests" / "fixtures" / "site-data"
 INVALID = REPO_ROOT / "tests" / "fixtures" / "invalid" / "data"
 
 
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory):
+    """The fixture records' export made without the cache, and a cache filled by one export of them: worked out
+    once for the module; each test damages or extends its own copy of the cache."""
+    tmp = tmp_path_factory.mktemp("baseline")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+        patch.setenv("UASDB_CACHE_DIR", str(tmp / "cache"))
+        patch.setenv("UASDB_CACHE", "on")
+        data = tmp / "data"
+        shutil.copytree(FIXTURES, data)
+        cold = _export(tmp / "cold", data, cache=False)
+        assert _entries(tmp) == []                                 # off means off: nothing written
+        assert _export(tmp / "filling", data, cache=True) == cold  # the first run fills the cache
+    return cold, tmp / "cache"
+
+
 @pytest.fixture
 def setup(tmp_path, monkeypatch):
     """A copy of the fixture records, an empty cache of the test's own, and a counter of what is worked out: each
@@ -48,14 +65,13 @@ def _entries(tmp_path: Path) -> list:
     return sorted(p for p in (tmp_path / "cache").rglob("*") if p.is_file())
 
 
-def test_a_warm_export_is_the_cold_one_and_parses_nothing_again_also_after_an_edit(setup):
+def test_a_warm_export_is_the_cold_one_and_parses_nothing_again_also_after_an_edit(setup, baseline):
     data, tmp, parses = setup
+    cold, filled = baseline                                        # made cold; a cache filled by one run
     records = len(list(data.rglob("*.yaml")))
-    cold = _export(tmp / "cold", data, cache=False)
-    assert _entries(tmp) == []                                     # off means off: nothing written
-    assert _export(tmp / "filling", data, cache=True) == cold      # the first run fills the cache...
+    shutil.copytree(filled, tmp / "cache")
     parses.clear()
-    assert _export(tmp / "warm", data, cache=True) == cold         # ...the next reads it, with the same result
+    assert _export(tmp / "warm", data, cache=True) == cold         # the next run reads it, with the same result
     assert parses == []                                            # no file parsed, no expectation worked out
     record = data / "adapters" / "fixture-nvme.yaml"
     record.write_text(record.read_text(encoding="utf-8").replace("\nname: ", "\nname: Edited ", 1), encoding="utf-8")
@@ -68,10 +84,10 @@ def test_a_warm_export_is_the_cold_one_and_parses_nothing_again_also_after_an_ed
     assert records > 1
 
 
-def test_a_new_code_version_starts_from_nothing_and_gives_the_same_export(setup, monkeypatch):
+def test_a_new_code_version_starts_from_nothing_and_gives_the_same_export(setup, baseline, monkeypatch):
     data, tmp, parses = setup
-    cold = _export(tmp / "cold", data, cache=False)
-    _export(tmp / "filling", data, cache=True)
+    cold, filled = baseline
+    shutil.copytree(filled, tmp / "cache")
     monkeypatch.setattr(content_cache, "code_version", lambda: "f" * 64)  # as if a rule or the schema changed
     parses.clear()
     assert _export(tmp / "new-version", data, cache=True) == cold
@@ -80,10 +96,10 @@ def test_a_new_code_version_starts_from_nothing_and_gives_the_same_export(setup,
 
 
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "empty", "well-formed-but-wrong", "folder"])
-def test_a_damaged_cache_is_a_miss_never_an_error_nor_a_wrong_answer(setup, damage):
+def test_a_damaged_cache_is_a_miss_never_an_error_nor_a_wrong_answer(setup, baseline, damage):
     data, tmp, parses = setup
-    cold = _export(tmp / "cold", data, cache=False)
-    _export(tmp / "filling", data, cache=True)
+    cold, filled = baseline
+    shutil.copytree(filled, tmp / "cache")
     entries = _entries(tmp)
     assert entries
     for entry in entries:
