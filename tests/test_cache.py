@@ -23,19 +23,19 @@ INVALID = REPO_ROOT / "tests" / "fixtures" / "invalid" / "data"
 
 @pytest.fixture(scope="module")
 def baseline(tmp_path_factory):
-    """The fixture records' export made without the cache, and a cache filled by one export of them: worked out
-    once for the module; each test damages or extends its own copy of the cache."""
+    """Fixture records no test edits, their export made without the cache, and a cache filled by one export of
+    them: worked out once for the module (an export names its records' paths, so the tests that compare with it
+    read these records); each test damages or replaces its own copy of the cache."""
     tmp = tmp_path_factory.mktemp("baseline")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", "1700000000")
         patch.setenv("UASDB_CACHE_DIR", str(tmp / "cache"))
-        patch.setenv("UASDB_CACHE", "on")
         data = tmp / "data"
         shutil.copytree(FIXTURES, data)
         cold = _export(tmp / "cold", data, cache=False)
         assert _entries(tmp) == []                                 # off means off: nothing written
         assert _export(tmp / "filling", data, cache=True) == cold  # the first run fills the cache
-    return cold, tmp / "cache"
+    return data, cold, tmp / "cache"
 
 
 @pytest.fixture
@@ -65,13 +65,14 @@ def _entries(tmp_path: Path) -> list:
     return sorted(p for p in (tmp_path / "cache").rglob("*") if p.is_file())
 
 
-def test_a_warm_export_is_the_cold_one_and_parses_nothing_again_also_after_an_edit(setup, baseline):
+def test_a_warm_export_is_the_cold_one_and_parses_nothing_again_also_after_an_edit(setup):
     data, tmp, parses = setup
-    cold, filled = baseline                                        # made cold; a cache filled by one run
     records = len(list(data.rglob("*.yaml")))
-    shutil.copytree(filled, tmp / "cache")
+    cold = _export(tmp / "cold", data, cache=False)
+    assert _entries(tmp) == []                                     # off means off: nothing written
+    assert _export(tmp / "filling", data, cache=True) == cold      # the first run fills the cache...
     parses.clear()
-    assert _export(tmp / "warm", data, cache=True) == cold         # the next run reads it, with the same result
+    assert _export(tmp / "warm", data, cache=True) == cold         # ...the next reads it, with the same result
     assert parses == []                                            # no file parsed, no expectation worked out
     record = data / "adapters" / "fixture-nvme.yaml"
     record.write_text(record.read_text(encoding="utf-8").replace("\nname: ", "\nname: Edited ", 1), encoding="utf-8")
@@ -85,8 +86,8 @@ def test_a_warm_export_is_the_cold_one_and_parses_nothing_again_also_after_an_ed
 
 
 def test_a_new_code_version_starts_from_nothing_and_gives_the_same_export(setup, baseline, monkeypatch):
-    data, tmp, parses = setup
-    cold, filled = baseline
+    _, tmp, parses = setup
+    data, cold, filled = baseline
     shutil.copytree(filled, tmp / "cache")
     monkeypatch.setattr(content_cache, "code_version", lambda: "f" * 64)  # as if a rule or the schema changed
     parses.clear()
@@ -97,8 +98,8 @@ def test_a_new_code_version_starts_from_nothing_and_gives_the_same_export(setup,
 
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "empty", "well-formed-but-wrong", "folder"])
 def test_a_damaged_cache_is_a_miss_never_an_error_nor_a_wrong_answer(setup, baseline, damage):
-    data, tmp, parses = setup
-    cold, filled = baseline
+    _, tmp, parses = setup
+    data, cold, filled = baseline
     shutil.copytree(filled, tmp / "cache")
     entries = _entries(tmp)
     assert entries
