@@ -185,4 +185,4 @@ bench-site: site debian-packages
 	$(PY) -m uasdb.tools.bench_site --site public
 
 clean:
-	rm -rf public site/data/generated site/resources .pytest_cache .mypy_cache .ruff_cache .test-cache .cache
+	rm -rf public site/data/generated site/resources .pytest_cache .mypy_cache .ruff_cache .cache

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import BASE_CHIPSET, REPO, problems_in
+from helpers import BASE_CHIPSET, problems_in
 from uasdb import relax_gc
 
 
@@ -138,14 +138,16 @@ def real_catalog(tmp_path_factory):
     assert catalog.changed() == [], "a test changed the shared real catalog: copy what you change"
 
 
-KERNEL_CACHE = REPO / ".test-cache"
+# Outside the checkout, so every clone on a machine (CI's fresh one too) unpacks the tarball once: the file is named by
+# the tarball's and the importer's digest, so a clone with another importer never reads another's.
+KERNEL_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "uasdb-tests"
 
 
 @pytest.fixture(scope="session")
 def kernel_sources():
     """The files `uasdb import-kernel` reads from /usr/src/linux-source-6.12.tar.xz, decompressed once and kept in
-    .test-cache/ under the tarball's and the importer's SHA-256 (unpacking the tarball takes half a minute; a new
-    tarball or a changed importer reads it again)."""
+    ~/.cache/uasdb-tests/ (XDG_CACHE_HOME) under the tarball's and the importer's SHA-256 (unpacking the tarball
+    takes 10 to 30 s; a new tarball or a changed importer reads it again; a cache that cannot be written costs time)."""
     from uasdb.ingest.importers import kernel
     tarball = Path("/usr/src/linux-source-6.12.tar.xz")
     if not tarball.is_file():
@@ -160,12 +162,15 @@ def kernel_sources():
     if cached.is_file():
         return tarball, json.loads(cached.read_text(encoding="utf-8"))
     sources = kernel.read_sources(tarball)
-    KERNEL_CACHE.mkdir(exist_ok=True)
-    for old in KERNEL_CACHE.glob("kernel-sources-*.json"):
-        old.unlink(missing_ok=True)
-    partial = cached.with_suffix(f".{os.getpid()}.part")  # parallel workers each write their own, then rename
-    partial.write_text(json.dumps(sources), encoding="utf-8")
-    partial.replace(cached)
+    try:
+        KERNEL_CACHE.mkdir(parents=True, exist_ok=True)
+        for old in KERNEL_CACHE.glob("kernel-sources-*.json"):
+            old.unlink(missing_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.part")  # parallel sessions each write their own, then rename
+        partial.write_text(json.dumps(sources), encoding="utf-8")
+        partial.replace(cached)
+    except OSError:
+        pass
     return tarball, sources
 
 
