@@ -22,10 +22,10 @@ from pathlib import Path
 
 from .. import relax_gc
 from ..paths import DATA_DIR, inside
-from ..records.database import LoadCache
+from ..records.database import KIND_DIRS, LoadCache, check
 from .adapter import BuildCache
-from .export import inputs_digest, prepare, record_folders
-from .files import COMMON_JSON, EncodeMemo, export_files
+from .export import _pathspecs, build, inputs_digest, prepare, record_folders
+from .files import COMMON_JSON, EncodeMemo, adapter_files, export_files
 
 Snapshot = dict[str, tuple[int, int]]
 # Seconds between polls. A snapshot of today's records takes about 5 ms; the watcher waits at least ten times as
@@ -63,6 +63,10 @@ class State:
         # no byte (an editor that writes on focus loss, `touch`, a branch switched and back) costs re-hashing.
         self.inputs: str | None = None
         self.said: list[str] = []
+        # The last good export's catalog and each input file's digest then: the first phase of a refresh
+        # (`_first_phase`) takes the expectations from that catalog and needs to know which one file changed.
+        self.catalog: dict | None = None
+        self.files: dict[str, str] | None = None
 
 
 def _existing(out_dir: Path) -> set[str]:
@@ -126,13 +130,21 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
     state = state or State()
     captured = io.StringIO()
     trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
+    files: dict[str, str] | None = {}
     try:
-        inputs: str | None = inputs_digest(trees)
+        inputs: str | None = inputs_digest(trees, files)
     except Exception:  # noqa: BLE001 - a tree that cannot be read is for the export to report
-        inputs = None
+        inputs, files = None, None
     if inputs is not None and inputs == state.inputs:
         return list(state.said)
     state.inputs = None  # set again once this export is over, whichever way it ends
+    previous, state.catalog, last_files, state.files = state.catalog, None, state.files, None
+    if previous is not None and files is not None and last_files is not None:
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                _first_phase(out_dir, trees, state, previous, _edited(last_files, files))
+        except Exception:  # noqa: BLE001 - the second phase does it all again, and reports what is wrong
+            state.build = BuildCache()  # it may hold what was worked out half-way
     try:
         with contextlib.redirect_stderr(captured):
             prepared = prepare(data_dirs, cache=state.cache, build_cache=state.build)
@@ -145,10 +157,10 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
         state.generated_at = state.generated_at or generated_at
         # Every file is rendered, and its path checked, before the first is written, so a failure part-way leaves
         # the last good export.
-        files = [(relative, inside(out_dir, relative), ["".join(parts)])
-                 for relative, parts in export_files(catalog, state.generated_at, memo=state.memo)]
-        _sync(out_dir, files, state)
-        state.inputs, state.said = inputs, []
+        written = [(relative, inside(out_dir, relative), ["".join(parts)])
+                   for relative, parts in export_files(catalog, state.generated_at, memo=state.memo)]
+        _sync(out_dir, written, state)
+        state.inputs, state.said, state.catalog, state.files = inputs, [], catalog, files
     except Exception as error:  # noqa: BLE001 - the watcher outlives whatever the file system or the data does
         problems = [line for line in captured.getvalue().splitlines() if line.strip()]
         problem = f"export failed: {type(error).__name__}: {error} (the next change to data/ tries again)"
@@ -159,6 +171,54 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
         except Exception:  # noqa: BLE001 - not even the overlay could be written: the terminal still says it
             return problems + [problem]
     return []
+
+
+def _edited(before: dict[str, str], now: dict[str, str]) -> str | None:
+    """The one adapter record an edit changed, or None when it added or removed a file, changed another kind of
+    file (a chipset, a distribution, removed.yaml, a waiver) or more than one."""
+    if before.keys() != now.keys():
+        return None
+    changed = [path for path, digest in now.items() if before[path] != digest]
+    if len(changed) != 1 or Path(changed[0]).parent.name != KIND_DIRS["adapter"] or not changed[0].endswith(".yaml"):
+        return None
+    return changed[0]
+
+
+def _first_phase(out_dir: Path, trees: Sequence[Path], state: State, previous: dict, edited: str | None) -> int:
+    """Write the edited product's own file (its page's model and API file, api/v1/adapters/<id>.json) before the
+    rest of the export: the record checked again (the others come from the cache), its verdicts and page worked
+    out, and the expectations and their evaluation taken from the last export as they were (an expectation is
+    labelled as one, and the full export that follows brings them up to date). Only for an edit of one adapter
+    record whose data has no errors and whose id and aliases stay as they were; otherwise nothing is written
+    here. Returns how many files it wrote."""
+    if edited is None or state.generated_at is None:
+        return 0
+    result = check(record_folders(trees), cache=state.cache)
+    if result.errors:
+        return 0
+    target = Path(edited).resolve()
+    record = next((r for r in result.records if r.kind == "adapter" and Path(r.path).resolve() == target), None)
+    if record is None:
+        return 0
+    known = {a["id"]: a for a in previous["adapters"]}
+    adapter_id = record.data.get("id")
+    if ({r.data.get("id") for r in result.records if r.kind == "adapter"} != known.keys()
+            or adapter_id not in known or record.data.get("aliases") != known[adapter_id].get("aliases")):
+        return 0
+    catalog = build(result.records, _pathspecs(trees), state.build, previous=previous, pages_of={adapter_id})
+    if catalog is None:
+        return 0
+    count = 0
+    for relative, parts in adapter_files(catalog, state.generated_at):
+        text = "".join(parts)
+        if state.written.get(relative) == text:
+            continue
+        path = inside(out_dir, relative)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _replace(out_dir, path, text)
+        state.written[relative] = text
+        count += 1
+    return count
 
 
 def _keep_last_good(out_dir: Path, state: State, problems: list[str]) -> list[str]:
