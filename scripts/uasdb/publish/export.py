@@ -136,7 +136,7 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
 
     The watcher's first phase (watch.py) passes `previous`, the last export's catalog: the expectations and their
     evaluation (the largest whole-tree step) are then taken from it as they were, and only the adapters in
-    `pages_of` get their page; None when the previous expectations do not fit these records (a product or an ID
+    `pages_of` get their answers and page (the lists' and pages' other facts are left out); None when the previous expectations do not fit these records (a product or an ID
     added or gone). Such a catalog is a preview of those adapters' files only: the full build follows."""
     chipsets = {r.data["id"]: r.data for r in records if r.kind == "chipset"}
     distributions = [r.data for r in records if r.kind == "distribution"]
@@ -162,9 +162,12 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
         if kept is None:
             return None
         site = kept
+    if pages_of is not None:  # the pages of these adapters read nothing _with_page_facts adds
+        site = with_answers(site, verdict_by_id, only=pages_of)
+        return dict(site, adapters=with_pages(site, pages_of))
     site = with_answers(site, verdict_by_id)
     site = _with_page_facts(site, chipsets, verdict_by_id)
-    return dict(site, adapters=with_pages(site, pages_of))
+    return dict(site, adapters=with_pages(site))
 
 
 def _previous_expectations(site: dict[str, Any], previous: Mapping[str, Any]) -> dict[str, Any] | None:
