@@ -202,7 +202,7 @@ def _first_phase(out_dir: Path, trees: Sequence[Path], state: State, previous: d
         return 0
     known = {a["id"]: a for a in previous["adapters"]}
     adapter_id = record.data.get("id")
-    if ({r.data.get("id") for r in result.records if r.kind == "adapter"} != known.keys()
+    if (not isinstance(adapter_id, str) or {r.data.get("id") for r in result.records if r.kind == "adapter"} != known.keys()
             or adapter_id not in known or record.data.get("aliases") != known[adapter_id].get("aliases")):
         return 0
     catalog = build(result.records, _pathspecs(trees), state.build, previous=previous, pages_of={adapter_id})
