@@ -1,9 +1,13 @@
 """`python -m uasdb.publish.watch`: keep the export Hugo's server reads in step with data/ while `make serve` runs.
 
 Polls the record trees ten times a second; when a file changes it hashes the trees' files and, when a byte
-changed since the last export (export.inputs_digest), re-runs the export in memory, parsing again
-only the records whose files changed, and writes into OUT (site/data/generated) only the files whose text
-changed, keeping OUT/static/pagefind (the search index `make serve` built once). Hugo's server watches OUT,
+changed since the last export (export.inputs_digest), exports again in two phases. First, when the save changed
+one adapter record and nothing else (no file added or removed, the same id and aliases, no errors), that
+product's own file (api/v1/adapters/<id>.json, its page's model) is written at once, worked out with the last
+export's expectations (labelled expectations, which never count; they catch up in the second phase). Second, the
+export re-runs in memory, parsing again only the records whose files changed, and writes into OUT
+(site/data/generated) only the files whose text changed, keeping OUT/static/pagefind (the search index `make
+serve` built once): OUT is then byte for byte what `uasdb export` writes. Hugo's server watches OUT,
 rebuilds and reloads the browser. When the data has errors the last
 good export stays, the problems are printed in the terminal, and `serve_errors` is added to OUT/data/common.json so
 every page shows them (layouts/_partials/serve-errors.html) until they are fixed.
