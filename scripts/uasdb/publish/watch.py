@@ -155,7 +155,7 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
         problems = [line for line in captured.getvalue().splitlines() if line.strip()]
         if prepared is None:
             said = _keep_last_good(out_dir, state, problems or ["export refused the data (run `uasdb validate`)"])
-            state.inputs, state.said = inputs, said
+            _remember(state, trees, inputs, said)
             return said
         catalog, generated_at = prepared
         state.generated_at = state.generated_at or generated_at
@@ -164,7 +164,9 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
         written = [(relative, inside(out_dir, relative), ["".join(parts)])
                    for relative, parts in export_files(catalog, state.generated_at, memo=state.memo)]
         _sync(out_dir, written, state)
-        state.inputs, state.said, state.catalog, state.files = inputs, [], catalog, files
+        _remember(state, trees, inputs, [])
+        if state.inputs is not None:  # settled: the next save's first phase may build on this export
+            state.catalog, state.files = catalog, files
     except Exception as error:  # noqa: BLE001 - the watcher outlives whatever the file system or the data does
         problems = [line for line in captured.getvalue().splitlines() if line.strip()]
         problem = f"export failed: {type(error).__name__}: {error} (the next change to data/ tries again)"
@@ -223,6 +225,18 @@ def _first_phase(out_dir: Path, trees: Sequence[Path], state: State, previous: d
         state.written[relative] = text
         count += 1
     return count
+
+
+def _remember(state: State, trees: list[Path], inputs: str | None, said: list[str]) -> None:
+    """Keep the digest of this export's inputs, so that a refresh where nothing changed stops at once — only for an
+    export that said nothing, and only if the tree still has that digest. A file written or deleted while the
+    export read the tree (an editor's temporary file) may have been read in a state no digest saw: a problem it
+    caused must never outlive it, so an export with problems is always done again."""
+    try:
+        settled = not said and inputs is not None and inputs_digest(trees) == inputs
+    except Exception:  # noqa: BLE001 - a tree that cannot be read now is for the next refresh to report
+        settled = False
+    state.inputs, state.said = (inputs, said) if settled else (None, [])
 
 
 def _keep_last_good(out_dir: Path, state: State, problems: list[str]) -> list[str]:
