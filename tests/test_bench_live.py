@@ -67,6 +67,19 @@ def test_an_edit_is_timed_alone_the_undo_shown_first(tmp_path):
     assert _wait_for_line(log, "watching", timeout=1)
 
 
+def test_the_next_edit_waits_for_the_watchers_line_for_the_undo(tmp_path):
+    """The watcher shows the product's page before its export is over: the next edit also waits for the undo's
+    line in the watcher's log, or it would be timed behind the rest of the undo's export."""
+    from uasdb.tools.bench_live import _wait_for_count
+
+    log = tmp_path / "watch.log"
+    log.write_text("watching\n12:00:01 data changed: exported again in 4.10 s; the browser reloads\n", encoding="utf-8")
+    assert not _wait_for_count(log, "data changed", 2, timeout=0.3)  # the edit's export is over, the undo's is not
+    log.write_text(log.read_text(encoding="utf-8") + "12:00:06 data changed: exported again in 4.20 s; the browser "
+                   "reloads\n", encoding="utf-8")
+    assert _wait_for_count(log, "data changed", 2, timeout=1)
+
+
 def test_a_note_edit_appends_to_the_first_nested_note_plain_or_folded():
     """The bench's model-only edit: a report's note changes, the adapter's name and summary do not."""
     import pytest

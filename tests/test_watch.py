@@ -236,3 +236,87 @@ def test_the_watcher_starts_warm_so_its_first_edit_costs_one_record(tree, monkey
     assert not watcher.is_alive()
     assert judged == ["fixture-nvme"]
     assert "Edited " in names(out)["fixture-nvme"]
+
+
+PRODUCT = "api/v1/adapters/fixture-nice-sata.json"
+
+
+def _at_second_phase(monkeypatch, out):
+    """What OUT held, file by file, when the watcher's second phase (the full export) began on each refresh."""
+    import uasdb.publish.watch as watch_module
+    seen, real_prepare = [], watch_module.prepare
+
+    def prepare(*args, **kwargs):
+        seen.append(every_file(out))
+        return real_prepare(*args, **kwargs)
+
+    monkeypatch.setattr(watch_module, "prepare", prepare)
+    return seen
+
+
+def test_a_save_shows_the_edited_product_first_and_ends_as_a_fresh_export(tree, monkeypatch):
+    """A save writes the edited product's own file (its page's model and API file) before the whole export runs
+    again; once the refresh is over, every file is what a cold `uasdb export` of the same tree writes."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    data, out = tree
+    state = State()
+    assert refresh(out, [data], state) == []
+    seen, firsts = _at_second_phase(monkeypatch, out), []
+    for number, (old, new) in enumerate([("Goodcase", "Greatcase"), ("    uas: works", "    uas: broken")]):
+        before = every_file(out)
+        _edit(data / "adapters" / "fixture-nice-sata.yaml", old, new)
+        assert refresh(out, [data], state) == []
+        early = seen[-1]
+        firsts.append(early[PRODUCT])
+        assert early[PRODUCT] != before[PRODUCT], f"edit {number}: the product's file waited for the full export"
+        assert early[PRODUCT] == every_file(out)[PRODUCT] or number == 1  # a verdict may move its expectations
+        assert early[ROWS] == before[ROWS], f"edit {number}: the first phase wrote more than the product's file"
+        assert {k: v for k, v in early.items() if k != PRODUCT} == {k: v for k, v in before.items() if k != PRODUCT}
+    cold = out.parent / "cold"  # one cold export, after both edits (the slow lane compares after every kind of edit)
+    assert refresh(cold, [data]) == []
+    assert every_file(out) == every_file(cold), "the live export differs from a cold one"
+    assert "Greatcase" in json.loads(firsts[0])["result"]["name"]
+    reports = json.loads(firsts[1])["result"]["reports"]
+    assert [r["uas"] for r in reports if r["source"]["url"].endswith("/goodcase-pi4")] == ["broken"]
+
+
+@pytest.mark.parametrize("edit", ["chipset", "new file", "deleted file", "id", "error", "two records"])
+def test_an_edit_the_first_phase_cannot_take_goes_straight_to_the_full_export(tree, monkeypatch, edit):
+    """A chipset edit, a record added or removed, an id changed, a record with errors or two records saved at
+    once: nothing is written before the full export, which (or whose report of the errors) ends the refresh
+    as it always did."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    data, out = tree
+    state = State()
+    assert refresh(out, [data], state) == []
+    seen = _at_second_phase(monkeypatch, out)
+    before = every_file(out)
+    nice = data / "adapters" / "fixture-nice-sata.yaml"
+    if edit == "chipset":
+        _edit(data / "chipsets" / "jms567.yaml", "name: JMS567", "name: JMS567 renamed")
+    elif edit == "new file":
+        shutil.copy(data / "adapters" / "fixture-nvme.yaml", data / "adapters" / "fixture-copy.yaml")
+        _edit(data / "adapters" / "fixture-copy.yaml", "id: fixture-nvme", "id: fixture-copy")
+        _edit(nice, "Goodcase", "Greatcase")
+    elif edit == "deleted file":
+        (data / "adapters" / "fixture-second-jms.yaml").unlink()
+    elif edit == "id":
+        _edit(nice, "id: fixture-nice-sata", "id: fixture-renamed")
+    elif edit == "error":
+        _edit(nice, "kind:", "kind_typo:")
+    else:
+        _edit(nice, "Goodcase", "Greatcase")
+        _edit(data / "adapters" / "fixture-nvme.yaml", "\nname: ", "\nname: Edited ")
+    problems = refresh(out, [data], state)
+    assert seen[-1] == before  # nothing written ahead of the full export
+    if edit in ("error", "id"):  # an id that is not the file's name is an error too
+        assert problems and names(out) == names_before(before)
+        return
+    assert problems == []
+    cold = out.parent / "cold"
+    assert refresh(cold, [data]) == []
+    assert every_file(out) == every_file(cold)
+
+
+def names_before(files):
+    return {a["id"]: a["name"] for a in json.loads(files[ROWS])["result"]}

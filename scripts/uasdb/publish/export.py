@@ -26,7 +26,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,7 @@ from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
 from ..records.reference import load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
 from ..verdicts.answer import with_answers
-from ..verdicts.expectations_cache import with_expectations
+from ..verdicts.expectations_cache import from_entry, with_expectations
 from . import api_index, probebuild
 from .adapter import BuildCache, adapter_entries
 from .buy import BUY_PLATFORMS, buy_rankings
@@ -81,12 +81,12 @@ def _last_changes(pathspecs: Sequence[str] = ("data",)) -> dict[str, dict[str, s
     return dates
 
 
-def inputs_digest(data_dirs: Sequence[Path]) -> str:
+def inputs_digest(data_dirs: Sequence[Path], files: dict[str, str] | None = None) -> str:
     """A digest of everything an export of these record trees reads that can change while a process runs: every
     file under the trees (its path and bytes: records, waivers, removal notes; a link as its target), and git's
     dates for them. The code, the schema and the reference tables are read once per process (records/cache.py's
     code version covers them for what is kept on disk). Two equal digests in one process mean the same export: the
-    watcher stops there. Plain os calls on text paths: at 10,000 records pathlib's objects cost most of the time."""
+    watcher stops there. Plain os calls on text paths: at 10,000 records pathlib's objects cost most of the time. `files`, when given, is filled with each file's own digest."""
     trees = [os.fspath(d) for d in data_dirs]
     digest = hashlib.sha256()
     for path, is_link in sorted(entry for tree in trees for entry in _tree_files(tree)):
@@ -100,6 +100,8 @@ def inputs_digest(data_dirs: Sequence[Path]) -> str:
             content = f"unreadable\0{error.errno}".encode()
         digest.update(f"{path}\0{len(content)}\0".encode("utf-8", "surrogateescape"))
         digest.update(content)
+        if files is not None:  # each file's own digest, for the watcher to tell which file an edit changed
+            files[path] = hashlib.sha256(content).hexdigest()
     digest.update(_git(["log", "--format=@%cs", "--name-only", "--", *_pathspecs([Path(t) for t in trees])]).encode())
     return digest.hexdigest()
 
@@ -126,10 +128,16 @@ def _pathspecs(trees: Sequence[Path]) -> list[str]:
     return [relative_to(str(t), REPO_ROOT) for t in trees]
 
 
-def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache: BuildCache | None = None) -> dict[str, Any]:
+def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache: BuildCache | None = None,
+          previous: Mapping[str, Any] | None = None, pages_of: Collection[str] | None = None) -> dict[str, Any] | None:
     """The catalog of these records: everything the export's files are made from. Each step returns data (the
     `with_` ones the catalog with their facts added) and changes nothing it is given. With `cache`, adapters
-    whose record text is unchanged since an earlier call reuse what that call worked out for them."""
+    whose record text is unchanged since an earlier call reuse what that call worked out for them.
+
+    The watcher's first phase (watch.py) passes `previous`, the last export's catalog: the expectations and their
+    evaluation (the largest whole-tree step) are then taken from it as they were, and only the adapters in
+    `pages_of` get their answers and page (the lists' and pages' other facts are left out); None when the previous expectations do not fit these records (a product or an ID
+    added or gone). Such a catalog is a preview of those adapters' files only: the full build follows."""
     chipsets = {r.data["id"]: r.data for r in records if r.kind == "chipset"}
     distributions = [r.data for r in records if r.kind == "distribution"]
     shipped, linuxhw, kernel_table = distribution_facts(distributions, HOST_LABELS), load_linuxhw(), load_kernel()
@@ -146,11 +154,31 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     site = with_popularity(site, linuxhw)
     site = with_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
     site = with_wanted(site)
-    site = with_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id, distributions,
-                             list(chipsets.values()), kept=cache is None)
+    if previous is None:
+        site = with_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id,
+                                 distributions, list(chipsets.values()), kept=cache is None)
+    else:
+        kept = _previous_expectations(site, previous)
+        if kept is None:
+            return None
+        site = kept
+    if pages_of is not None:  # the pages of these adapters read nothing _with_page_facts adds
+        site = with_answers(site, verdict_by_id, only=pages_of)
+        return dict(site, adapters=with_pages(site, pages_of))
     site = with_answers(site, verdict_by_id)
     site = _with_page_facts(site, chipsets, verdict_by_id)
     return dict(site, adapters=with_pages(site))
+
+
+def _previous_expectations(site: dict[str, Any], previous: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The catalog with the expectations and their evaluation of an earlier catalog put where with_expectations
+    puts them, or None when they do not fit (a product or a USB ID that catalog did not have, or had more)."""
+    try:
+        entry = ({a["id"]: a["expected"] for a in previous["adapters"]},
+                 {key: slot["expected"] for key, slot in previous["usb"].items()}, previous["expectation_evaluation"])
+    except (KeyError, TypeError):
+        return None
+    return from_entry(site, entry)
 
 
 def _catalog(adapters: list[dict[str, Any]], chipsets: list[dict[str, Any]], usb: dict[str, dict[str, Any]],
@@ -258,7 +286,9 @@ def prepare(data_dirs: Sequence[Path] | None = None, ignore_rules: Collection[st
     # Removed records' addresses (data/removed.yaml, already checked): each becomes a redirect page.
     removed = [{k: note[k] for k in ("id", "kind", "redirect", "reason")}
                for tree in trees for note in removal_notes(tree, str)[0]]
-    return dict(build(result.records, pathspecs, build_cache), removed=removed), _generated_at(pathspecs)
+    site = build(result.records, pathspecs, build_cache)
+    assert site is not None  # None only for a catalog built on an earlier one's expectations
+    return dict(site, removed=removed), _generated_at(pathspecs)
 
 
 def export_tree(out_dir: Path, data_dirs: Sequence[Path] | None = None,

@@ -6,7 +6,7 @@ import csv
 import html
 import io
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +38,12 @@ API = "api/v1"
 PUBLISHED_API = "static/api/v1"
 
 
-def with_pages(catalog: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The catalog's adapters, each with its `page` (publish/adapter.py): made once the catalog is complete."""
+def with_pages(catalog: Mapping[str, Any], only: Collection[str] | None = None) -> list[dict[str, Any]]:
+    """The catalog's adapters, each with its `page` (publish/adapter.py): made once the catalog is complete.
+    With `only`, just those adapters (the watcher's first phase, which writes their files alone)."""
     chipsets = {c["id"]: c for c in catalog["chipsets"]}
-    return [dict(adapter, page=adapter_page.page(adapter, catalog, chipsets)) for adapter in catalog["adapters"]]
+    return [dict(adapter, page=adapter_page.page(adapter, catalog, chipsets)) for adapter in catalog["adapters"]
+            if only is None or adapter["id"] in only]
 
 
 RELATED_PER_VENDOR = 5
@@ -204,6 +206,23 @@ class EncodeMemo:
         return text
 
 
+def adapter_file(adapter_id: str, core: str, page: str, generated_at: str) -> tuple[str, list[str]]:
+    """A product page's model and API file, api/v1/adapters/<id>.json: the adapter's JSON text without its page
+    (as adapters.json holds it) with the page's text added."""
+    placeholder = "\u0000adapters\u0000"  # cannot occur in data: the loader refuses control characters
+    return (f"{API}/adapters/{adapter_id}.json",
+            _spliced(_wrap(placeholder, generated_at), placeholder, [core[:-1], ',"page":', page, "}"]))
+
+
+def adapter_files(catalog: Mapping[str, Any], generated_at: str) -> Iterator[tuple[str, list[str]]]:
+    """The product files of the adapters that have their page in `catalog` (all, or those `with_pages` was given),
+    as export_files writes them: the watcher's first phase writes these before the rest of the export."""
+    for adapter in catalog["adapters"]:
+        if "page" in adapter:
+            yield adapter_file(adapter["id"], _dumps({k: v for k, v in adapter.items() if k != "page"}),
+                               _dumps(adapter["page"]), generated_at)
+
+
 def export_files(catalog: dict[str, Any], generated_at: str,
                  memo: EncodeMemo | None = None) -> Iterator[tuple[str, list[str]]]:
     """Every file of the export as (path relative to OUT, posix; its text in pieces), one file at a time: at
@@ -244,9 +263,8 @@ def export_files(catalog: dict[str, Any], generated_at: str,
     yield f"{PUBLISHED_API}/adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, everything)
     del everything
     for adapter_id, text in core.items():
-        page = dumps(("adapter-page", adapter_id), adapters[adapter_id]["page"])
-        yield (f"{API}/adapters/{adapter_id}.json",
-               _spliced(_wrap(placeholder, generated_at), placeholder, [text[:-1], ',"page":', page, "}"]))
+        yield adapter_file(adapter_id, text, dumps(("adapter-page", adapter_id), adapters[adapter_id]["page"]),
+                           generated_at)
     del core
     rows = {a["id"]: adapter_row(a, chipsets) for a in catalog["adapters"]}
     yield as_json("adapter-rows.json", list(rows.values()))

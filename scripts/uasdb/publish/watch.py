@@ -1,9 +1,13 @@
 """`python -m uasdb.publish.watch`: keep the export Hugo's server reads in step with data/ while `make serve` runs.
 
 Polls the record trees ten times a second; when a file changes it hashes the trees' files and, when a byte
-changed since the last export (export.inputs_digest), re-runs the export in memory, parsing again
-only the records whose files changed, and writes into OUT (site/data/generated) only the files whose text
-changed, keeping OUT/static/pagefind (the search index `make serve` built once). Hugo's server watches OUT,
+changed since the last export (export.inputs_digest), exports again in two phases. First, when the save changed
+one adapter record and nothing else (no file added or removed, the same id and aliases, no errors), that
+product's own file (api/v1/adapters/<id>.json, its page's model) is written at once, worked out with the last
+export's expectations (labelled expectations, which never count; they catch up in the second phase). Second, the
+export re-runs in memory, parsing again only the records whose files changed, and writes into OUT
+(site/data/generated) only the files whose text changed, keeping OUT/static/pagefind (the search index `make
+serve` built once): OUT is then byte for byte what `uasdb export` writes. Hugo's server watches OUT,
 rebuilds and reloads the browser. When the data has errors the last
 good export stays, the problems are printed in the terminal, and `serve_errors` is added to OUT/data/common.json so
 every page shows them (layouts/_partials/serve-errors.html) until they are fixed.
@@ -22,10 +26,10 @@ from pathlib import Path
 
 from .. import relax_gc
 from ..paths import DATA_DIR, inside
-from ..records.database import LoadCache
+from ..records.database import KIND_DIRS, LoadCache, check
 from .adapter import BuildCache
-from .export import inputs_digest, prepare, record_folders
-from .files import COMMON_JSON, EncodeMemo, export_files
+from .export import _pathspecs, build, inputs_digest, prepare, record_folders
+from .files import COMMON_JSON, EncodeMemo, adapter_files, export_files
 
 Snapshot = dict[str, tuple[int, int]]
 # Seconds between polls. A snapshot of today's records takes about 5 ms; the watcher waits at least ten times as
@@ -63,6 +67,10 @@ class State:
         # no byte (an editor that writes on focus loss, `touch`, a branch switched and back) costs re-hashing.
         self.inputs: str | None = None
         self.said: list[str] = []
+        # The last good export's catalog and each input file's digest then: the first phase of a refresh
+        # (`_first_phase`) takes the expectations from that catalog and needs to know which one file changed.
+        self.catalog: dict | None = None
+        self.files: dict[str, str] | None = None
 
 
 def _existing(out_dir: Path) -> set[str]:
@@ -126,13 +134,21 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
     state = state or State()
     captured = io.StringIO()
     trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
+    files: dict[str, str] | None = {}
     try:
-        inputs: str | None = inputs_digest(trees)
+        inputs: str | None = inputs_digest(trees, files)
     except Exception:  # noqa: BLE001 - a tree that cannot be read is for the export to report
-        inputs = None
+        inputs, files = None, None
     if inputs is not None and inputs == state.inputs:
         return list(state.said)
     state.inputs = None  # set again once this export is over, whichever way it ends
+    previous, state.catalog, last_files, state.files = state.catalog, None, state.files, None
+    if previous is not None and files is not None and last_files is not None:
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                _first_phase(out_dir, trees, state, previous, _edited(last_files, files))
+        except Exception:  # noqa: BLE001 - the second phase does it all again, and reports what is wrong
+            state.build = BuildCache()  # it may hold what was worked out half-way
     try:
         with contextlib.redirect_stderr(captured):
             prepared = prepare(data_dirs, cache=state.cache, build_cache=state.build)
@@ -145,10 +161,12 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
         state.generated_at = state.generated_at or generated_at
         # Every file is rendered, and its path checked, before the first is written, so a failure part-way leaves
         # the last good export.
-        files = [(relative, inside(out_dir, relative), ["".join(parts)])
-                 for relative, parts in export_files(catalog, state.generated_at, memo=state.memo)]
-        _sync(out_dir, files, state)
+        written = [(relative, inside(out_dir, relative), ["".join(parts)])
+                   for relative, parts in export_files(catalog, state.generated_at, memo=state.memo)]
+        _sync(out_dir, written, state)
         _remember(state, trees, inputs, [])
+        if state.inputs is not None:  # settled: the next save's first phase may build on this export
+            state.catalog, state.files = catalog, files
     except Exception as error:  # noqa: BLE001 - the watcher outlives whatever the file system or the data does
         problems = [line for line in captured.getvalue().splitlines() if line.strip()]
         problem = f"export failed: {type(error).__name__}: {error} (the next change to data/ tries again)"
@@ -159,6 +177,54 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
         except Exception:  # noqa: BLE001 - not even the overlay could be written: the terminal still says it
             return problems + [problem]
     return []
+
+
+def _edited(before: dict[str, str], now: dict[str, str]) -> str | None:
+    """The one adapter record an edit changed, or None when it added or removed a file, changed another kind of
+    file (a chipset, a distribution, removed.yaml, a waiver) or more than one."""
+    if before.keys() != now.keys():
+        return None
+    changed = [path for path, digest in now.items() if before[path] != digest]
+    if len(changed) != 1 or Path(changed[0]).parent.name != KIND_DIRS["adapter"] or not changed[0].endswith(".yaml"):
+        return None
+    return changed[0]
+
+
+def _first_phase(out_dir: Path, trees: Sequence[Path], state: State, previous: dict, edited: str | None) -> int:
+    """Write the edited product's own file (its page's model and API file, api/v1/adapters/<id>.json) before the
+    rest of the export: the record checked again (the others come from the cache), its verdicts and page worked
+    out, and the expectations and their evaluation taken from the last export as they were (an expectation is
+    labelled as one, and the full export that follows brings them up to date). Only for an edit of one adapter
+    record whose data has no errors and whose id and aliases stay as they were; otherwise nothing is written
+    here. Returns how many files it wrote."""
+    if edited is None or state.generated_at is None:
+        return 0
+    result = check(record_folders(trees), cache=state.cache)
+    if result.errors:
+        return 0
+    target = Path(edited).resolve()
+    record = next((r for r in result.records if r.kind == "adapter" and Path(r.path).resolve() == target), None)
+    if record is None:
+        return 0
+    known = {a["id"]: a for a in previous["adapters"]}
+    adapter_id = record.data.get("id")
+    if (not isinstance(adapter_id, str) or {r.data.get("id") for r in result.records if r.kind == "adapter"} != known.keys()
+            or adapter_id not in known or record.data.get("aliases") != known[adapter_id].get("aliases")):
+        return 0
+    catalog = build(result.records, _pathspecs(trees), state.build, previous=previous, pages_of={adapter_id})
+    if catalog is None:
+        return 0
+    count = 0
+    for relative, parts in adapter_files(catalog, state.generated_at):
+        text = "".join(parts)
+        if state.written.get(relative) == text:
+            continue
+        path = inside(out_dir, relative)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _replace(out_dir, path, text)
+        state.written[relative] = text
+        count += 1
+    return count
 
 
 def _remember(state: State, trees: list[Path], inputs: str | None, said: list[str]) -> None:

@@ -62,6 +62,16 @@ def _wait_for_line(path: Path, text: str, timeout: float) -> bool:
     return False
 
 
+def _wait_for_count(path: Path, text: str, count: int, timeout: float) -> bool:
+    """Whether the log at `path` holds `count` lines containing `text` within `timeout` seconds."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if path.read_text(encoding="utf-8", errors="replace").count(text) >= count:
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def _renamed(source: str, marker: str) -> str:
     """The record with `marker` appended to its top-level name (plain or double-quoted YAML scalar)."""
     match = re.search(r'^name: (")?(.*?)(")?$', source, re.M)
@@ -154,9 +164,13 @@ def _measure(data: Path, work: Path, edits: int, interval: float, change: Callab
             seconds.append(waited)
             record.write_text(original, encoding="utf-8")
             # Each edit is timed alone: wait until the page is back to the original (the undo's own export and
-            # rebuild), or the next edit would be timed behind the undo.
+            # rebuild), or the next edit would be timed behind the undo. The watcher writes the product's own file
+            # first and the rest of the export after, so the page is back before the undo's export is over: wait
+            # for the watcher's line for the edit and for the undo too.
             if _wait_for(url, marker, timeout=300, present=False) is None:
                 raise RuntimeError(f"undoing the edit never reached {url}")
+            if not _wait_for_count(work / "watch.log", "data changed", 2 * (n + 1), timeout=600):
+                raise RuntimeError("the watcher never finished exporting the undo (see watch.log)")
             time.sleep(interval * 2)
     finally:
         record.write_text(original, encoding="utf-8")

@@ -15,7 +15,7 @@ fields; the parity test (tests/test_answer_parity.py) walks every surface's file
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from .engine import ICON, LIST_PLATFORMS, PLATFORMS, effective_driver, has_trouble, plural
@@ -297,17 +297,24 @@ def _side_tail(row: Mapping[str, Any]) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
-def with_answers(site: Mapping[str, Any], verdict_by_id: Mapping[str, Any]) -> dict[str, Any]:
+def with_answers(site: Mapping[str, Any], verdict_by_id: Mapping[str, Any],
+                 only: Collection[str] | None = None) -> dict[str, Any]:
     """The catalog with every adapter's `answers` (per platform) and `answer_summary`, and every USB ID with
-    products its `answers`."""
+    products its `answers`. With `only`, just those adapters' (the watcher's first phase, which writes their
+    files alone): the others and the USB IDs are left as they are."""
     by_id = site.get("distribution_ids") or {}
     adapters = []
     for adapter in site["adapters"]:
+        if only is not None and adapter["id"] not in only:
+            adapters.append(adapter)
+            continue
         answers = product_answers(adapter, verdict_by_id[adapter["id"]], by_id)
         answer_summary = summary(answers)
         # The opening sentence (and meta description, feed entry, link preview) gives the answer per Pi first.
         adapters.append(dict(adapter, answers=answers, answer_summary=answer_summary,
                              summary=" ".join(p for p in (answer_summary, adapter.get("summary")) if p)))
+    if only is not None:
+        return dict(site, adapters=adapters)
     by_adapter = {a["id"]: a for a in adapters}
     usb = {}
     for key, slot in site["usb"].items():

@@ -24,7 +24,7 @@ def with_expectations(site: Mapping[str, Any], records: list[dict[str, Any]], ve
     after an edit, when the inputs are new, and keying them (encoding the catalog) would only add to the wait."""
     store = content_cache.store() if kept else None
     key = _key(store, site, records, distributions, chipsets) if store else None
-    known = _from_entry(site, store.get(key)) if store and key else None
+    known = from_entry(site, store.get(key)) if store and key else None
     if known is not None:
         return known
     result = expectations.with_expectations(site, records, verdict_by_id, distributions, chipsets)
@@ -51,7 +51,7 @@ def _key(store: content_cache.Store, site: Mapping[str, Any], records: list[dict
     return store.key("expectations", text)
 
 
-def _from_entry(site: Mapping[str, Any], entry: Any) -> dict[str, Any] | None:
+def from_entry(site: Mapping[str, Any], entry: Any) -> dict[str, Any] | None:
     """The catalog with the kept expectations put where with_expectations puts them, or None (a miss) when the
     entry is not one or does not fit this catalog."""
     try:
