@@ -280,6 +280,7 @@ def test_a_save_shows_the_edited_product_first_and_ends_as_a_fresh_export(tree, 
     assert [r["uas"] for r in reports if r["source"]["url"].endswith("/goodcase-pi4")] == ["broken"]
 
 
+@pytest.mark.slow  # two exports of the fixtures per case, about 1 s each: 6 s of the fast lane's 30
 @pytest.mark.parametrize("edit", ["chipset", "new file", "deleted file", "id", "error", "two records"])
 def test_an_edit_the_first_phase_cannot_take_goes_straight_to_the_full_export(tree, monkeypatch, edit):
     """A chipset edit, a record added or removed, an id changed, a record with errors or two records saved at
