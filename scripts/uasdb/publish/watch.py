@@ -63,10 +63,10 @@ class State:
         # The envelope's time, fixed at the first export: outside git (or before the first commit) it would be
         # "now" on every edit and change every file the preview serves.
         self.generated_at: str | None = None
-        # The digest of the inputs of the last export (export.inputs_digest) and what it said: a save that changed
-        # no byte (an editor that writes on focus loss, `touch`, a branch switched and back) costs re-hashing.
+        # The digest of the inputs of the last export (export.inputs_digest), kept only after a clean one: a save
+        # that changed no byte (an editor that writes on focus loss, `touch`, a branch switched and back) costs
+        # re-hashing.
         self.inputs: str | None = None
-        self.said: list[str] = []
         # The last good export's catalog and each input file's digest then: the first phase of a refresh
         # (`_first_phase`) takes the expectations from that catalog and needs to know which one file changed.
         self.catalog: dict | None = None
@@ -140,7 +140,7 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
     except Exception:  # noqa: BLE001 - a tree that cannot be read is for the export to report
         inputs, files = None, None
     if inputs is not None and inputs == state.inputs:
-        return list(state.said)
+        return []  # the last export was clean, and no byte changed since
     state.inputs = None  # set again once this export is over, whichever way it ends
     previous, state.catalog, last_files, state.files = state.catalog, None, state.files, None
     if previous is not None and files is not None and last_files is not None:
@@ -154,9 +154,7 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
             prepared = prepare(data_dirs, cache=state.cache, build_cache=state.build)
         problems = [line for line in captured.getvalue().splitlines() if line.strip()]
         if prepared is None:
-            said = _keep_last_good(out_dir, state, problems or ["export refused the data (run `uasdb validate`)"])
-            _remember(state, trees, inputs, said)
-            return said
+            return _keep_last_good(out_dir, state, problems or ["export refused the data (run `uasdb validate`)"])
         catalog, generated_at = prepared
         state.generated_at = state.generated_at or generated_at
         # Every file is rendered, and its path checked, before the first is written, so a failure part-way leaves
@@ -164,7 +162,7 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
         written = [(relative, inside(out_dir, relative), ["".join(parts)])
                    for relative, parts in export_files(catalog, state.generated_at, memo=state.memo)]
         _sync(out_dir, written, state)
-        _remember(state, trees, inputs, [])
+        _remember(state, trees, inputs)
         if state.inputs is not None:  # settled: the next save's first phase may build on this export
             state.catalog, state.files = catalog, files
     except Exception as error:  # noqa: BLE001 - the watcher outlives whatever the file system or the data does
@@ -227,16 +225,16 @@ def _first_phase(out_dir: Path, trees: Sequence[Path], state: State, previous: d
     return count
 
 
-def _remember(state: State, trees: list[Path], inputs: str | None, said: list[str]) -> None:
-    """Keep the digest of this export's inputs, so that a refresh where nothing changed stops at once — only for an
-    export that said nothing, and only if the tree still has that digest. A file written or deleted while the
-    export read the tree (an editor's temporary file) may have been read in a state no digest saw: a problem it
-    caused must never outlive it, so an export with problems is always done again."""
+def _remember(state: State, trees: list[Path], inputs: str | None) -> None:
+    """After a clean export, keep the digest of its inputs, so that a refresh where nothing changed stops at once —
+    only if the tree still has that digest. Never after an export with problems: a file written or deleted while
+    the export read the tree (an editor's temporary file) may have been read in a state no digest saw, and a
+    problem it caused must not outlive it, so such an export is always done again."""
     try:
-        settled = not said and inputs is not None and inputs_digest(trees) == inputs
+        settled = inputs is not None and inputs_digest(trees) == inputs
     except Exception:  # noqa: BLE001 - a tree that cannot be read now is for the next refresh to report
         settled = False
-    state.inputs, state.said = (inputs, said) if settled else (None, [])
+    state.inputs = inputs if settled else None
 
 
 def _keep_last_good(out_dir: Path, state: State, problems: list[str]) -> list[str]:
