@@ -250,7 +250,7 @@ def js_modules():
 LANES = ("browser", "reference", "slow", "realdata")
 # Tests the budget does not apply to, each with why.
 BUDGET_EXEMPT = {
-    # runs every tests/js/*.test.mjs in one `node --test` (70 tests and growing); Node reports each one's time
+    # runs every tests/js/*.test.mjs in one Node process (86 tests and growing); Node reports each one's time
     "tests/test_node_js.py::test_node_unit_tests_pass",
 }
 _SHARED_CPU = [0.0]

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
+import random
 import time
 
 import pytest
 
 from helpers import REPO, adapter, write_tree
 from uasdb.ingest import issue as issue_mod
-from uasdb.paths import OutsideFolder, inside
+from uasdb.paths import Folder, OutsideFolder, inside
 from uasdb.publish import watch
 from uasdb.publish.export import export_tree
 from uasdb.publish.files import api_file
@@ -43,7 +45,7 @@ def test_a_removal_note_redirect_must_be_a_record_id(tmp_path):
     assert [p.field for p in check([data]).problems if p.rule == "removal-note"] == [("removed", 0, "redirect")]
 
 
-@pytest.mark.parametrize("relative", ["../x", "a/../../x", "/etc/passwd", "", ".", "static/../../x"])
+@pytest.mark.parametrize("relative", ["../x", "a/../../x", "/etc/passwd", "/passwd", "", ".", "static/../../x", "a//../../x"])
 def test_the_one_path_guard_refuses_a_path_outside_its_folder(tmp_path, relative):
     with pytest.raises(OutsideFolder):
         inside(tmp_path / "out", relative)
@@ -55,6 +57,33 @@ def test_the_guard_follows_symbolic_links(tmp_path):
     (tmp_path / "out" / "link").symlink_to(tmp_path)
     with pytest.raises(OutsideFolder):
         inside(tmp_path / "out", "link/x")
+
+
+def test_a_folder_guard_answers_as_resolving_each_path_in_full(tmp_path):
+    """`Folder` resolves each sub-folder once and reuses it: over paths through links (in and out), `..`, `.` and
+    empty parts, asked in any order and again, it refuses exactly what resolving the whole path refuses."""
+    out = tmp_path / "out"
+    (out / "a" / "b").mkdir(parents=True)
+    (out / "a" / "out-link").symlink_to(tmp_path)
+    (out / "a" / "in-link").symlink_to(out / "a" / "b")
+    (out / "file-link").symlink_to(tmp_path / "elsewhere.txt")
+    parts = ["a", "b", "..", ".", "", "out-link", "in-link", "c", "file-link"]
+    rng = random.Random(38)
+    guard = Folder(out)
+
+    def plain(relative):
+        base = os.path.realpath(out)
+        target = os.path.realpath(os.path.join(base, relative))
+        return target != base and target.startswith(os.path.join(base, ""))
+    for _ in range(1000):
+        relative = "/".join(rng.choice(parts) for _ in range(rng.randint(1, 5)))
+        for ask in (guard.path, lambda r: inside(out, r)):
+            try:
+                ask(relative)
+                refused = False
+            except OutsideFolder:
+                refused = True
+            assert refused == (not plain(relative)), relative
 
 
 def test_export_and_watcher_write_only_through_the_guard(tmp_path, monkeypatch, capsys):

@@ -30,7 +30,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..paths import DATA_DIR, REPO_ROOT, OutsideFolder, inside
+from ..paths import DATA_DIR, REPO_ROOT, Folder, OutsideFolder
 from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
 from ..records.reference import load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
@@ -61,6 +61,9 @@ def _generated_at(pathspecs: Sequence[str] = ("data",)) -> str:
 
 
 def _git(args: list[str]) -> str:
+    pathspecs = args[args.index("--") + 1:] if "--" in args else []
+    if any(os.path.isabs(spec) for spec in pathspecs):
+        return ""  # a tree outside the repository (`_pathspecs` keeps those absolute): git refuses it, unasked
     try:
         return subprocess.run(["git", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=30).stdout.strip()
     except (OSError, subprocess.SubprocessError):
@@ -210,8 +213,9 @@ def write(out_dir: Path, site: dict[str, Any], generated_at: str) -> None:
         existing = set()
     produced = set()
     folders = set()  # made already
+    guard = Folder(out_dir)
     for relative, parts in export_files(site, generated_at):
-        path = inside(out_dir, relative)
+        path = guard.path(relative)
         produced.add(path)
         if path in existing and _holds(path, parts):
             continue

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .. import relax_gc
-from ..paths import DATA_DIR, inside
+from ..paths import DATA_DIR, Folder, inside
 from ..records.database import KIND_DIRS, LoadCache, check
 from .adapter import BuildCache
 from .export import _pathspecs, build, inputs_digest, prepare, record_folders
@@ -90,6 +90,7 @@ def _sync(out_dir: Path, files: Iterable[tuple[str, Path, list[str]]], state: St
     every file event, and one edited record changes a handful of the API's files, so leaving the rest alone keeps
     a live edit quick. Returns how many files changed."""
     changed = 0
+    guard = Folder(out_dir)
     existing = _existing(out_dir)
     produced = set()
     folders: set[Path] = set()  # made already in this sync
@@ -99,7 +100,7 @@ def _sync(out_dir: Path, files: Iterable[tuple[str, Path, list[str]]], state: St
         if relative in existing:
             known = state.written.get(relative)
             if known is None:  # only what is read or written goes through the guard: resolving every path of
-                known = inside(out_dir, relative).read_text(encoding="utf-8")  # 20,000 files took seconds
+                known = guard.path(relative).read_text(encoding="utf-8")  # 20,000 files took seconds
             if known == text:
                 state.written[relative] = text
                 continue
@@ -110,7 +111,7 @@ def _sync(out_dir: Path, files: Iterable[tuple[str, Path, list[str]]], state: St
         state.written[relative] = text
         changed += 1
     for relative in sorted(existing - produced):
-        inside(out_dir, relative).unlink()
+        guard.path(relative).unlink()
         state.written.pop(relative, None)
         changed += 1
     return changed
@@ -159,7 +160,8 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
         state.generated_at = state.generated_at or generated_at
         # Every file is rendered, and its path checked, before the first is written, so a failure part-way leaves
         # the last good export.
-        written = [(relative, inside(out_dir, relative), ["".join(parts)])
+        guard = Folder(out_dir)
+        written = [(relative, guard.path(relative), ["".join(parts)])
                    for relative, parts in export_files(catalog, state.generated_at, memo=state.memo)]
         _sync(out_dir, written, state)
         _remember(state, trees, inputs)

@@ -116,6 +116,9 @@ def _deleted_records(root: Path) -> list[tuple[str, str, str]]:
     """(kind, id, short commit) of each record file git history shows deleted from this tree, newest deletion first.
     Only for a tree that is the data/ folder at the top of a git work tree (the repository's own); elsewhere (a
     test's tree, an unpacked tarball) there is no history to read."""
+    resolved = Path(root).resolve()
+    if resolved.name != "data" or not ((resolved.parent / ".git").exists() or os.environ.get("GIT_DIR")):
+        return []  # not data/ at the top of a work tree, so the check below would fail: no git process needed
     try:
         top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], capture_output=True, text=True,
                              timeout=30)
