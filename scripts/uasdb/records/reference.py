@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -116,9 +116,10 @@ class KernelTable:
         return cls(str(data["version"]), str(data["release"]), letters, drivers,
                    tuple(data["user_entry_replaces"]), entries, runtime, path)
 
-    @property
+    @cached_property
     def letter_of(self) -> dict[str, str]:
-        """flag name -> letter, for the flags that have one."""
+        """flag name -> letter, for the flags that have one (worked out once: the table never changes once loaded,
+        and every entry of every export asks). Read it, never change it."""
         return {flag: letter for letter, flag in self.letters.items()}
 
     def entries_for(self, vid: str, pid: str) -> list[KernelEntry]:
