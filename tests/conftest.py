@@ -138,6 +138,12 @@ def real_catalog(tmp_path_factory):
     assert catalog.changed() == [], "a test changed the shared real catalog: copy what you change"
 
 
+@pytest.fixture
+def real_verdicts(real_catalog) -> dict:
+    """The engine's Verdict of each real adapter, by id (the shared real catalog's)."""
+    return real_catalog.verdicts
+
+
 # Outside the checkout, so every clone on a machine (CI's fresh one too) unpacks the tarball once: the file is named by
 # the tarball's and the importer's digest, so a clone with another importer never reads another's.
 KERNEL_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "uasdb-tests"

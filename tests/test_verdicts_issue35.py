@@ -11,42 +11,37 @@ def records(real_catalog):  # data/ checked once per session (conftest.real_cata
     return {r.data["id"]: r.data for r in real_catalog.check.records if r.kind == "adapter"}
 
 
-@pytest.fixture(scope="module")
-def verdicts(real_catalog):
-    return real_catalog.verdicts
-
-
 @pytest.mark.parametrize("adapter_id", ["adata-sd600q", "generic-rtl9210-nvme-enclosure"])
-def test_a_quirk_and_a_broken_report_read_as_a_failure_not_mixed(verdicts, adapter_id):
-    pi4 = verdicts[adapter_id].uas["pi4"]
+def test_a_quirk_and_a_broken_report_read_as_a_failure_not_mixed(real_verdicts, adapter_id):
+    pi4 = real_verdicts[adapter_id].uas["pi4"]
     assert pi4.verdict == "works-with-quirk" and pi4.confidence == "confirmed"
     assert set(pi4.classes) == {"works-with-quirk", "broken"}
     assert "other report" in pi4.text and "broken" in pi4.text
-    assert not any("disagree" in reason for reason in verdicts[adapter_id].reasons if "Pi 4 UAS" in reason)
+    assert not any("disagree" in reason for reason in real_verdicts[adapter_id].reasons if "Pi 4 UAS" in reason)
 
 
-def test_adatas_two_kinds_of_failed_boot_read_as_one(verdicts):
-    boot = verdicts["adata-sd600q"].boot["pi4"]
+def test_adatas_two_kinds_of_failed_boot_read_as_one(real_verdicts):
+    boot = real_verdicts["adata-sd600q"].boot["pi4"]
     assert boot.verdict == "works-with-workaround" and "does not boot" in boot.text
 
 
 @pytest.mark.parametrize("adapter_id", ["generic-asm1153-sata-adapter-174c-1153", "generic-jms578-sata-adapter",
                                         "hp-x5600c-usb-flash-drive", "generic-rtl9210-nvme-enclosure"])
-def test_a_pi_of_unknown_model_is_never_a_linux_pc(records, verdicts, adapter_id):
+def test_a_pi_of_unknown_model_is_never_a_linux_pc(records, real_verdicts, adapter_id):
     reports = records[adapter_id]["reports"]
     unplaced = [i for i, report in enumerate(reports) if report["host"] == "pi-unknown"]
-    verdict = verdicts[adapter_id]
+    verdict = real_verdicts[adapter_id]
     assert unplaced and verdict.unplaced == unplaced
     counted = {n for v in [*verdict.uas.values(), *verdict.boot.values()] for n in v.counted + v.discounted + v.unverified}
     assert not counted & set(unplaced)
     assert "model the source does not give" in verdict.as_dict()["unplaced"]["text"]
 
 
-def test_the_two_adapters_of_one_readme_no_longer_need_a_quirk_on_a_linux_pc(verdicts):
+def test_the_two_adapters_of_one_readme_no_longer_need_a_quirk_on_a_linux_pc(real_verdicts):
     for adapter_id in ("generic-asm1153-sata-adapter-174c-1153", "generic-jms578-sata-adapter"):
-        linux = verdicts[adapter_id].uas["linux"]
+        linux = real_verdicts[adapter_id].uas["linux"]
         assert not (linux.verdict == "works-with-quirk" and {1, 10} & set(linux.counted))
-    assert verdicts["generic-asm1153-sata-adapter-174c-1153"].uas["linux"].verdict == "untested"
+    assert real_verdicts["generic-asm1153-sata-adapter-174c-1153"].uas["linux"].verdict == "untested"
 
 
 # The products /naughty/ held only because reports disagree (issue 35): now in the "disagree" group.
@@ -54,22 +49,22 @@ ONLY_DISAGREE = ["samsung-t7", "samsung-t5"]
 
 
 @pytest.mark.parametrize("adapter_id", ONLY_DISAGREE)
-def test_reports_that_merely_disagree_are_not_naughty(verdicts, adapter_id):
-    verdict = verdicts[adapter_id]
+def test_reports_that_merely_disagree_are_not_naughty(real_verdicts, adapter_id):
+    verdict = real_verdicts[adapter_id]
     assert verdict.listing == "disagree"
     assert any(d["platform"] == "pi4" and d["kind"] == "boot" for d in verdict.disagreements)
 
 
-def test_the_t7s_pi4_reads_works_pending_with_the_boot_dispute_beside_it(verdicts):
-    t7 = verdicts["samsung-t7"]
+def test_the_t7s_pi4_reads_works_pending_with_the_boot_dispute_beside_it(real_verdicts):
+    t7 = real_verdicts["samsung-t7"]
     assert t7.uas["pi4"].pending and t7.boot["pi4"].verdict == "mixed"
     (d,) = [d for d in t7.disagreements if d["platform"] == "pi4"]
     assert {side["outcome"] for side in d["sides"]} == {"works", "fails"}
     assert "bootloader" in d["explain"]
 
 
-def test_no_product_is_naughty_for_disagreement_alone(verdicts):
-    for adapter_id, verdict in verdicts.items():
+def test_no_product_is_naughty_for_disagreement_alone(real_verdicts):
+    for adapter_id, verdict in real_verdicts.items():
         if verdict.listing == "naughty":
             assert any("disagree" not in reason for reason in verdict.reasons), adapter_id
 
@@ -132,9 +127,9 @@ def test_every_buy_row_sits_in_its_engine_standing_and_expected_rows_have_no_rep
         assert not any(report["host"] in hosts for report in records[row["id"]]["reports"]), row["id"]
 
 
-def test_each_list_is_what_the_pi_standings_roll_up_to(verdicts):
+def test_each_list_is_what_the_pi_standings_roll_up_to(real_verdicts):
     from uasdb.verdicts.engine import LIST_PLATFORMS, platform_standing
-    for adapter_id, verdict in verdicts.items():
+    for adapter_id, verdict in real_verdicts.items():
         standings = {platform_standing(verdict.uas[n], verdict.boot[n]) for n in LIST_PLATFORMS}
         expect = {"naughty": "avoid", "nice": "recommended", "disagree": "disagree", "pending": "pending"}
         if verdict.listing:
@@ -146,9 +141,9 @@ def test_each_list_is_what_the_pi_standings_roll_up_to(verdicts):
 
 
 @pytest.mark.parametrize("adapter_id", ["inateck-fe2014", "ssk-sd301-usb-ssd-flash-drive"])
-def test_a_vl817_that_ran_uas_on_an_older_kernel_is_not_recommended_on_linux(site, verdicts, adapter_id):
+def test_a_vl817_that_ran_uas_on_an_older_kernel_is_not_recommended_on_linux(site, real_verdicts, adapter_id):
     catalog, adapters, _ = site
-    linux = verdicts[adapter_id].uas["linux"]
+    linux = real_verdicts[adapter_id].uas["linux"]
     assert linux.grade == "kernel-ignores-uas" and not linux.recommended
     assert "2109:0715 off uas by itself" in linux.text and "usb-storage" in linux.text
     ranking = catalog["buy"]["linux"]
