@@ -1,0 +1,70 @@
+"""The search index is built from the export's twins (publish/search_index.py), and Pagefind runs only when the words
+it indexes changed: a build after an edit that changes no indexed word keeps the index it has, one after an edit
+that does rebuilds it. (That each twin holds its page's words: tests/site/test_site_search_twins.py.)"""
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from uasdb.paths import REPO_ROOT
+from uasdb.publish import search_index
+from uasdb.publish.export import export_tree
+
+SITE_DATA = REPO_ROOT / "tests" / "fixtures" / "site-data"
+
+
+def indexed_content(cache: Path) -> dict[str, str]:
+    """Each indexed URL's text, as the written index holds it."""
+    pages = {}
+    for fragment in (cache / "pagefind" / "fragment").glob("*.pf_fragment"):
+        page = json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(b"pagefind_dcd"))
+        pages[page["url"]] = page["content"]
+    return pages
+
+
+def stamps(cache: Path) -> dict[str, int]:
+    return {str(p.relative_to(cache)): p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_file()}
+
+
+@pytest.mark.slow
+def test_pagefind_runs_only_when_indexed_words_change(tmp_path, monkeypatch):
+    data, out, cache = tmp_path / "data", tmp_path / "out", tmp_path / "cache"
+    monkeypatch.chdir(tmp_path)  # Pagefind's service writes to ./pagefind unless told where
+    shutil.copytree(SITE_DATA, data)
+    record = data / "adapters" / "fixture-nice-sata.yaml"
+
+    def export_and_index() -> bool:
+        assert export_tree(out, [data]) is not None
+        return search_index.build(out, cache)
+
+    assert export_and_index() is True
+    assert "/adapters/fixture-nice-sata/" in indexed_content(cache)
+    assert not (tmp_path / "pagefind").exists(), "the index is written to the cache only"
+    before = stamps(cache)
+    assert export_and_index() is False, "nothing changed: Pagefind must not run"
+    assert stamps(cache) == before
+
+    # A report's note is on the page but outside its indexed part: the twins are the same, the index is kept.
+    text = record.read_text(encoding="utf-8")
+    edited = text.replace("notes: Synthetic report for the site tests.", "notes: Synthetic report, reworded.")
+    assert edited != text
+    record.write_text(edited, encoding="utf-8")
+    assert export_and_index() is False
+    assert stamps(cache) == before
+
+    # The product's own notes are indexed: the index is rebuilt and finds the new word.
+    text = edited.replace("A synthetic enclosure that works everywhere.", "A synthetic Quokkabridge enclosure.")
+    assert text != edited
+    record.write_text(text, encoding="utf-8")
+    assert export_and_index() is True
+    assert "Quokkabridge" in indexed_content(cache)["/adapters/fixture-nice-sata/"]
+    assert (cache / "twins.sha256").read_text(encoding="utf-8").strip() == search_index.digest(search_index.twins(out))
+
+
+def test_install_refuses_a_cache_without_an_index(tmp_path, capsys):
+    assert search_index.main(["install", "--cache", str(tmp_path / "none"), "--public", str(tmp_path / "public")]) == 1
+    assert "no search index built here" in capsys.readouterr().err
