@@ -33,7 +33,7 @@ def stamps(cache: Path) -> dict[str, int]:
 @pytest.mark.slow
 def test_pagefind_runs_only_when_indexed_words_change(tmp_path, monkeypatch):
     data, out, cache = tmp_path / "data", tmp_path / "out", tmp_path / "cache"
-    monkeypatch.chdir(tmp_path)  # Pagefind's service writes to ./pagefind unless told where
+    monkeypatch.chdir(tmp_path)  # so a stray ./pagefind would show
     shutil.copytree(SITE_DATA, data)
     record = data / "adapters" / "fixture-nice-sata.yaml"
 
@@ -63,6 +63,12 @@ def test_pagefind_runs_only_when_indexed_words_change(tmp_path, monkeypatch):
     assert export_and_index() is True
     assert "Quokkabridge" in indexed_content(cache)["/adapters/fixture-nice-sata/"]
     assert (cache / "twins.sha256").read_text(encoding="utf-8").strip() == search_index.digest(search_index.twins(out))
+
+    # A product removed leaves the index with it (the twins folder kept from the last build holds no stale page).
+    (data / "adapters" / "fixture-nvme.yaml").unlink()
+    assert export_and_index() is True
+    pages = indexed_content(cache)
+    assert "/adapters/fixture-nvme/" not in pages and "/adapters/fixture-nice-sata/" in pages
 
 
 def test_install_refuses_a_cache_without_an_index(tmp_path, capsys):

@@ -3,13 +3,15 @@
 Each indexed page (a product, a chipset, a what-to-buy page) gets a *twin*: a small HTML page made from the same
 export files its template reads (the model under api/v1/, data/pages.json, data/names.json), holding exactly the
 words of the page's indexed part (what the template marks `data-pagefind-body`, less `data-pagefind-ignore`) in the
-same order, plus the page's search meta (title, type, verdict line, badges) and filters. Pagefind indexes the
-twins through its Python API (the pinned `pagefind` wheel), so it needs no rendered page and runs beside Hugo.
+same order, plus the page's search meta (title, type, verdict line, badges) and filters. Pagefind (the pinned
+`pagefind` wheel) indexes the twins, written as a folder of small pages at their URLs, so it needs no rendered page
+and runs beside Hugo. (Not through the wheel's Python API: its service client sleeps 0.1 s before reading each
+reply, 32 s for the real site's 315 twins, where the command takes well under one.)
 tests/site/test_site_search_twins.py proves each twin holds the same words as its rendered page's indexed part, for
 the fixture site and the real one, so a template that adds indexed text the twin lacks fails there.
 
-The index is written to a cache folder (`.cache/uasdb/search/pagefind/`) beside the digest of every twin and the
-Pagefind version it was built with (`twins.sha256`); a build whose digest is the stored one keeps that index and
+The index is written to a cache folder (`.cache/uasdb/search/pagefind/`, from the twins in `twins/` there) beside the
+digest of every twin and the Pagefind version it was built with (`twins.sha256`); a build whose digest is the stored one keeps that index and
 runs no Pagefind. `install` copies the index into the built site (public/pagefind/) after Hugo, which cleans its
 destination.
 
@@ -19,14 +21,14 @@ destination.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import hashlib
 import html
 import json
 import re
 import shutil
+import subprocess
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -37,9 +39,10 @@ TYPE_ADAPTER = "Adapter"
 TYPE_CHIPSET = "Chipset"
 TYPE_BUY = "What to buy"
 # How Pagefind is asked to index the twins: every twin is English, and the whole twin is its indexed part.
-INDEX_CONFIG: dict[str, Any] = {"force_language": "en"}
+PAGEFIND_OPTIONS = ("--force-language", "en", "--silent")
 DIGEST_FILE = "twins.sha256"
 INDEX_DIR = "pagefind"
+TWINS_DIR = "twins"
 
 
 @dataclass(frozen=True)
@@ -165,7 +168,7 @@ def pagefind_version() -> str:
 
 def digest(found: Sequence[Twin]) -> str:
     """What the index is made from: every twin, the Pagefind version and how it is asked to index."""
-    h = hashlib.sha256(f"pagefind {pagefind_version()}\n{json.dumps(INDEX_CONFIG, sort_keys=True)}\n".encode())
+    h = hashlib.sha256(f"pagefind {pagefind_version()}\n{' '.join(PAGEFIND_OPTIONS)}\n".encode())
     for t in found:
         h.update(f"{t.url}\0{t.html}\0".encode())
     return h.hexdigest()
@@ -188,25 +191,34 @@ def build(export: Path, cache: Path, force: bool = False) -> bool:
     stamp.unlink(missing_ok=True)  # the stamp is written last: a build cut short is redone, never believed
     fresh = cache / (INDEX_DIR + ".new")
     shutil.rmtree(fresh, ignore_errors=True)
-    asyncio.run(_index(found, fresh))
-    shutil.rmtree(index, ignore_errors=True)
+    _index(found, fresh, cache / TWINS_DIR)
+    old = cache / (INDEX_DIR + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if index.is_dir():
+        index.rename(old)
     fresh.rename(index)
     stamp.write_text(want + "\n", encoding="utf-8")
+    shutil.rmtree(old, ignore_errors=True)
     return True
 
 
-async def _index(found: Sequence[Twin], out: Path) -> None:
-    from pagefind.index import IndexConfig, PagefindIndex
-    # The index writes its files as it closes, to output_path (left out, to ./pagefind of the working folder).
-    config = IndexConfig(**INDEX_CONFIG, output_path=str(out.resolve()))  # type: ignore[typeddict-item]
-    async with PagefindIndex(config=config) as index:
-        for batch in _batches(found, 500):
-            await asyncio.gather(*(index.add_html_file(content=t.html, url=t.url) for t in batch))
-
-
-def _batches(items: Sequence[Twin], size: int) -> Iterator[Sequence[Twin]]:
-    for i in range(0, len(items), size):
-        yield items[i:i + size]
+def _index(found: Sequence[Twin], out: Path, folder: Path) -> None:
+    """Write the twins as pages at their URLs (/adapters/x/ -> adapters/x/index.html) into `folder`, which keeps the
+    last build's twins (only a changed twin is written, a page gone is removed), and index that folder into `out`."""
+    want = {Path(t.url.strip("/"), "index.html"): t.html for t in found}
+    if folder.is_dir():
+        for page in folder.rglob("index.html"):
+            if page.relative_to(folder) not in want:
+                page.unlink()
+    for path, text in want.items():
+        page = folder / path
+        if not page.is_file() or page.read_text(encoding="utf-8") != text:
+            page.parent.mkdir(parents=True, exist_ok=True)
+            page.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pagefind", "--site", str(folder), "--output-path", str(out.resolve()),
+                           *PAGEFIND_OPTIONS], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"pagefind failed ({done.returncode}): {done.stdout}{done.stderr}")
 
 
 def install(cache: Path, public: Path) -> None:
@@ -238,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"search index: {'built' if ran else 'unchanged, kept'} ({cache / INDEX_DIR})", file=sys.stderr)
         if args.public is not None:
             install(cache, args.public)
-    except (OSError, KeyError, ValueError) as err:
+    except (OSError, KeyError, ValueError, RuntimeError) as err:
         print(f"search index: {err}", file=sys.stderr)
         return 1
     return 0
