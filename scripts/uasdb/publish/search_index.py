@@ -76,8 +76,7 @@ def adapter_twin(a: dict[str, Any], names: dict[str, str]) -> Twin:
         facts += [codes.get("mpn") or "", ", ".join(x["asin"] for x in p.get("asins") or []),
                   ", ".join(codes.get("ean") or [])]
     facts += [a.get("manufacturer_url") or "", ", ".join(names[i] for i in a.get("may_be_same_as") or [])]
-    body = [_p(f) for f in facts if f]
-    body.append(markdown_text(a.get("notes")))
+    body = [_p(" · ".join(f for f in facts if f)), markdown_text(a.get("notes"))]
     for u in p.get("usb_ids") or []:
         bcd = u.get("bcd_device")
         body.append(_p(u["key"], f"{bcd['min']}–{bcd['max']}" if bcd else "", _quoted(u.get("manufacturer_string")),
@@ -99,7 +98,7 @@ def chipset_twin(c: dict[str, Any], title: str) -> Twin:
     its Markdown texts."""
     facts = [c["maker"], c["drive_label"], c.get("usb_generation") or "", c["uas_label"], c.get("smart") or "",
              ", ".join(f"{u['vid']}:{u['pid']}" for u in c.get("usb_ids") or [])]
-    body = [_p(c["page"]["summary"]), *(_p(f) for f in facts if f)]
+    body = [_p(c["page"]["summary"]), _p(" · ".join(f for f in facts if f))]
     body += [markdown_text(c.get(k)) for k in ("kernel_behaviour", "firmware_notes", "notes")]
     return Twin(f"/chipsets/{c['id']}/", _page(title, {"type": TYPE_CHIPSET, "verdict": c["page"]["summary"]}, [], body))
 
@@ -135,6 +134,7 @@ def markdown_text(text: str | None) -> str:
 
 
 def _p(*parts: str) -> str:
+    """A paragraph of the twin (Pagefind ends each with a full stop in the text excerpts are cut from)."""
     text = " ".join(p for p in parts if p)
     return f"<p>{html.escape(text, quote=False)}</p>" if text else ""
 
