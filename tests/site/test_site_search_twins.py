@@ -3,7 +3,7 @@ export for each adapter, chipset and what-to-buy page, not the page Hugo rendere
 holds the words the reader finds on the page, so every rendered page's indexed part (its data-pagefind-body
 elements, less what data-pagefind-ignore marks) is compared with its twin, word for word, on the fixture site and on
 the real one: a template that adds indexed text the twin lacks, or a twin that adds words the page does not show,
-fails here."""
+fails here. A result's title and verdict line must be the page's heading and verdict line."""
 from __future__ import annotations
 
 import re
@@ -19,10 +19,14 @@ pytestmark = pytest.mark.browser
 # the page has any (else the body), never what lies inside [data-pagefind-ignore]; block elements are word breaks
 # (a <dt> next to a <dd>), inline ones are not. Chromium's own parser reads the HTML (Hugo leaves optional end tags
 # out), through DOMParser, so nothing is rendered or run.
-INDEXED_TEXT = """async ([urls, twins]) => {
+INDEXED_TEXT = r"""async ([urls, twins]) => {
   const INLINE = new Set(['A', 'ABBR', 'B', 'CODE', 'EM', 'I', 'KBD', 'MARK', 'SMALL', 'SPAN', 'STRONG', 'SUB', 'SUP', 'TIME']);
-  const text = (source) => {
+  const squeeze = (node) => (node ? node.textContent.replace(/\s+/g, ' ').trim() : null);
+  const shown = {};
+  const text = (source, url) => {
     const doc = new DOMParser().parseFromString(source, 'text/html');
+    // What a result shows beside its title and what the page shows: the heading and the verdict line.
+    if (url) shown[url] = { title: squeeze(doc.querySelector('h1')), summary: squeeze(doc.querySelector('p.summary')) };
     for (const gone of doc.querySelectorAll('[data-pagefind-ignore], script, style, template')) gone.remove();
     const roots = doc.querySelectorAll('[data-pagefind-body]');
     const parts = [];
@@ -38,8 +42,12 @@ INDEXED_TEXT = """async ([urls, twins]) => {
     return parts.join('');
   };
   const pages = {};
-  for (const url of urls) pages[url] = text(await (await fetch(url)).text());
-  return { pages, twins: twins.map(text) };
+  for (const url of urls) pages[url] = text(await (await fetch(url)).text(), url);
+  const meta = twins.map((source) => {
+    const doc = new DOMParser().parseFromString(source, 'text/html');
+    return Object.fromEntries([...doc.querySelectorAll('[data-pagefind-meta]')].map((m) => [m.dataset.pagefindMeta, squeeze(m)]));
+  });
+  return { pages, shown, twins: twins.map((t) => text(t)), meta };
 }"""
 
 
@@ -61,10 +69,16 @@ def check_twins(page, built) -> int:
     page.goto("/")
     got = page.evaluate(INDEXED_TEXT, [urls, [t.html for t in twins]])
     differ = []
-    for twin, twin_text in zip(twins, got["twins"], strict=True):
+    for twin, twin_text, meta in zip(twins, got["twins"], got["meta"], strict=True):
         on_page, in_twin = words(got["pages"][twin.url]), words(twin_text)
         if on_page != in_twin:
             differ.append(f"{twin.url}: on the page only {dict(on_page - in_twin)}, in the twin only {dict(in_twin - on_page)}")
+        # The result's title is the page's heading; its verdict line is the one the page gives (after the list badge).
+        shown = got["shown"][twin.url]
+        if meta["title"] != shown["title"]:
+            differ.append(f"{twin.url}: result titled {meta['title']!r}, page headed {shown['title']!r}")
+        if (meta.get("verdict") is None) != (shown["summary"] is None) or not (shown["summary"] or "").endswith(meta.get("verdict") or ""):
+            differ.append(f"{twin.url}: result verdict {meta.get('verdict')!r}, page says {shown['summary']!r}")
     assert not differ, "\n".join(differ[:20])
     return len(twins)
 
@@ -87,4 +101,5 @@ def test_the_check_fails_on_a_page_word_the_twin_lacks(watched_page, site):
     watched_page.goto("/")
     added = twin.html.replace("</body>", "<p>Zebracode</p><p data-pagefind-ignore>Yakcode</p></body>")
     got = watched_page.evaluate(INDEXED_TEXT, [[], [twin.html, added]])
+    assert got["meta"][0]["type"] == "Adapter" and got["meta"][0]["title"]
     assert words(got["twins"][1]) - words(got["twins"][0]) == Counter({"zebracode": 1})
