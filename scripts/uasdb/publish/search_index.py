@@ -24,6 +24,7 @@ import argparse
 import hashlib
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -222,13 +223,22 @@ def _index(found: Sequence[Twin], out: Path, folder: Path) -> None:
 
 
 def install(cache: Path, public: Path) -> None:
-    """Copy the index in `cache` into the built site as public/pagefind/."""
+    """Put the index in `cache` into the built site as public/pagefind/."""
     index = cache / INDEX_DIR
     if not (index / "pagefind-entry.json").is_file():
         raise FileNotFoundError(f"{index}: no search index built here; run `python -m uasdb.publish.search_index build`")
     target = public / INDEX_DIR
     shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(index, target)
+    shutil.copytree(index, target, copy_function=_link_or_copy)
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    """A hard link where the cache and the site share a file system (the index's files are only ever replaced whole,
+    never written in place), else a copy."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
