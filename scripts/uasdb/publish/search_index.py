@@ -55,6 +55,8 @@ class Twin:
 
 def twins(export: Path) -> list[Twin]:
     """Every indexed page's twin, from an export folder (`uasdb export --out EXPORT`), in URL order."""
+    if not (export / "data" / "pages.json").is_file():
+        raise FileNotFoundError(f"{export}: no export here (no data/pages.json); run `uasdb export --out {export}` first")
     pages = _read(export / "data" / "pages.json")
     names = _read(export / "data" / "names.json")
     found = [adapter_twin(_model(export, p["model"]), names) for p in pages["adapters"]]
@@ -180,6 +182,12 @@ def default_cache() -> Path:
     return cache_root() / "search"
 
 
+def cache_believed() -> bool:
+    """Whether a stored digest may spare a Pagefind run: not when UASDB_CACHE=off (records/cache.py)."""
+    from ..records.cache import enabled
+    return enabled()
+
+
 def build(export: Path, cache: Path, force: bool = False) -> bool:
     """Index the export's twins into `cache`/pagefind unless the stored digest says they are the index there.
     Returns whether Pagefind ran."""
@@ -246,7 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="index the export's twins (skipped when they are what the cached index holds)")
     b.add_argument("--export", type=Path, required=True, help="the export folder (uasdb export --out)")
-    b.add_argument("--force", action="store_true", help="run Pagefind even when the twins did not change")
+    b.add_argument("--force", action="store_true", help="run Pagefind even when the twins did not change "
+                   "(as UASDB_CACHE=off does)")
     i = sub.add_parser("install", help="copy the cached index into a built site")
     for p in (b, i):
         p.add_argument("--cache", type=Path, default=None, help="where the index and its digest live "
@@ -256,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cache = args.cache or default_cache()
     try:
         if args.command == "build":
-            ran = build(args.export, cache, force=args.force)
+            ran = build(args.export, cache, force=args.force or not cache_believed())
             print(f"search index: {'built' if ran else 'unchanged, kept'} ({cache / INDEX_DIR})", file=sys.stderr)
         if args.public is not None:
             install(cache, args.public)
