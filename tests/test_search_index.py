@@ -4,6 +4,7 @@ that does rebuilds it. (That each twin holds its page's words: tests/site/test_s
 from __future__ import annotations
 
 import gzip
+import html
 import json
 import shutil
 from pathlib import Path
@@ -74,3 +75,22 @@ def test_pagefind_runs_only_when_indexed_words_change(tmp_path, monkeypatch):
 def test_install_refuses_a_cache_without_an_index(tmp_path, capsys):
     assert search_index.main(["install", "--cache", str(tmp_path / "none"), "--public", str(tmp_path / "public")]) == 1
     assert "no search index built here" in capsys.readouterr().err
+
+
+def shown(markdown: str) -> str:
+    """markdown_text's paragraph as text."""
+    out = search_index.markdown_text(markdown)
+    assert out.startswith("<p>") and out.endswith("</p>")
+    return html.unescape(out[3:-4])
+
+
+def test_markdown_twins_hold_what_the_page_shows_not_link_targets_or_tags():
+    """As goldmark renders record Markdown through the site's hooks: link text without its target (even one with
+    parentheses), autolinks as their address, tags dropped but the text between them kept, something that is not a
+    well-formed tag kept as text, list markers gone, an image as its alt text, entities decoded."""
+    text = shown("See [the thread](https://example.org/a_(b)) or <https://example.org/z>.")
+    assert text == "See the thread or https://example.org/z."
+    assert shown("<b>bold</b> and <img src=x onerror=a=1>").split() == ["bold", "and", "<img", "src=x", "onerror=a=1>"]
+    assert shown("- one\n- two\n1. three").split() == ["one", "two", "three"]
+    assert shown("![a bare board](https://example.org/b.png) AT&amp;T") == "a bare board AT&T"
+    assert search_index.markdown_text("") == "" and search_index.markdown_text(None) == ""

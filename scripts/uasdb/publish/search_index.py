@@ -10,10 +10,10 @@ reply, 32 s for the real site's 315 twins, where the command takes well under on
 tests/site/test_site_search_twins.py proves each twin holds the same words as its rendered page's indexed part, for
 the fixture site and the real one, so a template that adds indexed text the twin lacks fails there.
 
-The index is written to a cache folder (`.cache/uasdb/search/pagefind/`, from the twins in `twins/` there) beside the
-digest of every twin and the Pagefind version it was built with (`twins.sha256`); a build whose digest is the stored one keeps that index and
-runs no Pagefind. `install` copies the index into the built site (public/pagefind/) after Hugo, which cleans its
-destination.
+The index is written to a cache folder (`.cache/uasdb/search/pagefind/`, from the twins in `twins/` there) beside
+the digest of every twin and the Pagefind version it was built with (`twins.sha256`); a build whose digest is the
+stored one keeps that index and runs no Pagefind. `install` puts the index into the built site (public/pagefind/)
+after Hugo, which cleans its destination.
 
   python -m uasdb.publish.search_index build --export site/data/generated [--cache DIR] [--public public]
   python -m uasdb.publish.search_index install --public public [--cache DIR]
@@ -112,7 +112,7 @@ def buy_twin(page: dict[str, Any]) -> Twin:
 
 
 # Markdown as goldmark renders it through the site's hooks (layouts/_markup/), reduced to its text: a link shows
-# its text, never its target; an image its alt text; raw HTML tags are dropped (unsafe: false), text between them
+# its text, never its target; an image its alt text (the hook's "image:" is not indexed); raw HTML tags are dropped (unsafe: false), text between them
 # stays; list and heading markers, emphasis and code marks are not words.
 _IMAGE = re.compile(r"!\[([^\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
