@@ -99,11 +99,15 @@ fmt-check: venv
 export: venv
 	$(UASDB) export --out site/data/generated
 
-# public/ = Hugo's pages + the export's API files + Pagefind's search index (public/pagefind/).
+# public/ = Hugo's pages + the export's API files + Pagefind's search index (public/pagefind/). The index is built
+# from the export (scripts/uasdb/publish/search_index.py) beside Hugo, into .cache/uasdb/search/, and Pagefind runs
+# only when the indexed words changed; it is copied in once Hugo is done.
 site: export
 	rm -rf public
-	cd site && $(HUGO) --gc --minify --destination ../public --cleanDestinationDir $(if $(BASE_URL),--baseURL "$(BASE_URL)")
-	$(PY) -m uasdb.publish.sitebuild index public
+	$(PY) -m uasdb.publish.search_index build --export site/data/generated & index=$$!; \
+	  (cd site && $(HUGO) --gc --minify --destination ../public --cleanDestinationDir $(if $(BASE_URL),--baseURL "$(BASE_URL)")); \
+	  hugo=$$?; wait $$index && [ $$hugo -eq 0 ]
+	$(PY) -m uasdb.publish.search_index install --public public
 	@echo "built public/ ($$(find public -type f | wc -l) files)"
 
 # Live reload for templates, CSS and data: a watcher (scripts/uasdb/publish/watch.py) re-exports data/ into

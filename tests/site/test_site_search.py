@@ -117,8 +117,9 @@ def test_an_id_page_without_products_still_comes_first(watched_page):
 
 
 def test_the_index_holds_every_page_that_asks_for_it_and_no_id_page(site):
-    """Pagefind reads only the folders sitebuild.PAGEFIND_GLOB names: a page type that opts in elsewhere would
-    silently drop out of search. USB ID pages repeat their products' text, so none of them opts in."""
+    """The index holds one twin (publish/search_index.py) per page with an indexed part: a page type that marks
+    one without a twin would silently drop out of search. USB ID pages repeat their products' text, so none of them
+    has one."""
     opted = [p for p in site.public.rglob("*.html") if "data-pagefind-body" in p.read_text(encoding="utf-8")]
     assert opted and not [p for p in opted if "usb" in p.relative_to(site.public).parts]
     entry = json.loads((site.public / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))

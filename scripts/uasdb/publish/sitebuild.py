@@ -1,7 +1,7 @@
 """Build the Hugo site from a record tree into a folder and serve a built site on loopback.
 
 Used by the browser tests (tests/site/) and the site benchmark (bench_site.py). The site is built as
-`make site` builds it (export, Hugo, Pagefind), from a copy of site/ so the developer's
+`make site` builds it (export, then Hugo and the search index side by side), from a copy of site/ so the developer's
 site/data/generated is left alone. Records come from `data_dirs` (default data/).
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..paths import REPO_ROOT, SITE_DIR
+from . import search_index
 from .export import export_tree
 
 SITE_SRC = SITE_DIR
@@ -86,8 +87,9 @@ def stage_site(workdir: Path) -> Path:
 def build_site(workdir: Path, base_url: str, data_dirs: Sequence[Path] | None = None,
                ignore_rules: Collection[str] = (),
                catalog: dict[str, Any] | None = None) -> Path:
-    """Export `data_dirs`, run Hugo and Pagefind; return the public folder. Raises with the tools' output.
-    `catalog`, when given, receives the export's catalog (export.build), which the tests compare pages with."""
+    """Export `data_dirs`, then run Hugo and index the export's search twins (search_index.py) side by side; return
+    the public folder. Raises with the tools' output. `catalog`, when given, receives the export's catalog
+    (export.build), which the tests compare pages with."""
     site = stage_site(workdir)
     # The raw-record mount (../data) sees the same records the export read.
     data = workdir / "data"
@@ -99,31 +101,32 @@ def build_site(workdir: Path, base_url: str, data_dirs: Sequence[Path] | None = 
     if catalog is not None:
         catalog.update(json.loads(json.dumps(exported)))  # as a JSON reader sees it: lists, not tuples
     public = workdir / "public"
-    _run([str(hugo_binary()), "--quiet", "--gc", "--minify", "--baseURL", base_url + "/", "--destination", str(public),
-          "--cleanDestinationDir"], cwd=site)
-    _run(pagefind_command(public), cwd=workdir)
+    cache = workdir / ".cache" / "search"
+    index = subprocess.Popen(index_command(site / "data" / "generated", cache), cwd=workdir,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        _run([str(hugo_binary()), "--quiet", "--gc", "--minify", "--baseURL", base_url + "/", "--destination",
+              str(public), "--cleanDestinationDir"], cwd=site)
+    finally:
+        said, _ = index.communicate(timeout=300)
+    if index.returncode != 0:
+        raise RuntimeError(f"{' '.join(index_command(site / 'data' / 'generated', cache))} failed:\n{said}")
+    search_index.install(cache, public)
     return public
 
 
-# Pages whose text Pagefind indexes: adapters, chipsets and what-to-buy pages. A USB ID page repeats its
-# products' text, so it stays out of the index (half the pages at 10,000 adapters, and the memory to parse them);
-# search.js answers a query that is a USB ID by asking the API for that ID's file and puts its page first.
-PAGEFIND_GLOB = "{adapters,buy,chipsets}/**/*.html"
+def index_command(export: Path, cache: Path, public: Path | None = None) -> list:
+    """The search index's build from the export's twins (search_index.py), as `make site` runs it beside Hugo:
+    into `cache`, skipped when the twins are what the index there was built from; with `public`, then copied in."""
+    return [sys.executable, "-m", "uasdb.publish.search_index", "build", "--export", str(export), "--cache",
+            str(cache), *(["--public", str(public)] if public else [])]
 
 
 def pagefind_command(public: Path) -> list:
-    """The Pagefind run `make site`, the browser tests and `make bench` share."""
-    return [sys.executable, "-m", "pagefind", "--site", str(public), "--glob", PAGEFIND_GLOB,
-            "--output-subdir", "pagefind", "--silent"]
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m uasdb.publish.sitebuild index PUBLIC`: build PUBLIC's search index (what `make site` runs)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 2 or args[0] != "index":
-        print("usage: python -m uasdb.publish.sitebuild index PUBLIC", file=sys.stderr)
-        return 2
-    return subprocess.run(pagefind_command(Path(args[1]))).returncode
+    """The search index's build for a site staged as stage_site stages it (the export in site/data/generated beside
+    `public`), into a fresh cache beside them, then copied into `public`: what `make bench` times as its Pagefind
+    step."""
+    return index_command(public.parent / "site" / "data" / "generated", public.parent / ".cache" / "search", public)
 
 
 def hugo_binary() -> Path:
@@ -137,6 +140,3 @@ def _run(command: Sequence[str], cwd: Path) -> None:
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
 
-
-if __name__ == "__main__":
-    sys.exit(main())
