@@ -153,8 +153,8 @@ def _from_records(cls, records):
 
 @pytest.fixture(scope="module")
 def site_tree_records():
-    from uasdb.records.database import check
     from uasdb.paths import REPO_ROOT
+    from uasdb.records.database import check
     return check([REPO_ROOT / "tests" / "fixtures" / "site-data"]).records
 
 

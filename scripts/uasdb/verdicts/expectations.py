@@ -273,8 +273,8 @@ class Related:
     def __init__(self, adapters: Sequence[Mapping[str, Any]], verdicts: Mapping[str, AdapterVerdict],
                  kernel: Any = None, distributions: Sequence[Mapping[str, Any]] = (),
                  linuxhw: Mapping[str, Any] | None = None, chipsets: Sequence[Mapping[str, Any]] = ()):
-        self.adapters = {a["id"]: a for a in adapters}
-        self.verdicts = dict(verdicts)
+        self.adapters: Mapping[str, Mapping[str, Any]] = {a["id"]: a for a in adapters}
+        self.verdicts: Mapping[str, AdapterVerdict] = dict(verdicts)
         self.kernel = kernel
         self.chipset_names = {c["id"]: c["name"] for c in chipsets}
         # Vendor IDs of bridge-chip makers (JMicron, ASMedia, Realtek, VIA…): a product reporting the chip's own
