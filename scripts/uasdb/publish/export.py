@@ -156,7 +156,8 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     site = with_wanted(site)
     if previous is None:
         site = with_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id,
-                                 distributions, list(chipsets.values()), kept=cache is None)
+                                 distributions, list(chipsets.values()), kept=cache is None,
+                                 memo=cache.expectations if cache else None)
     else:
         kept = _previous_expectations(site, previous)
         if kept is None:

@@ -710,7 +710,12 @@ class Related:
         return clone, clone.adapters[adapter_id], sorted(keys)
 
     def expect_for_id(self, usb_id: Mapping[str, Any], platform: str, question: str = "uas") -> Expectation:
-        """An ID-level expectation: what the ID's products, the kernel, distributions and chips say."""
+        """An ID-level expectation: what the ID's products, the kernel, distributions and chips say, held to what
+        the evaluation supports (apply_policy)."""
+        return apply_policy(self.raw_expect_for_id(usb_id, platform, question), self.policy)
+
+    def raw_expect_for_id(self, usb_id: Mapping[str, Any], platform: str, question: str = "uas") -> Expectation:
+        """expect_for_id before the evaluation's policy."""
         ids = [usb_id]
         key = f"{usb_id['vid']}:{usb_id['pid']}"
         items = self.kernel_items(ids, platform) if question == "uas" else []
@@ -721,7 +726,7 @@ class Related:
         if question == "uas":
             items += self.distribution_items(ids, platform)
             items += self.linuxhw_items(ids, platform)
-        return apply_policy(decide(platform, question, items), self.policy)
+        return decide(platform, question, items)
 
 
 PIS = ("pi4", "pi5")
@@ -889,39 +894,43 @@ def evaluate(related: Related) -> dict[str, Any]:
     product's reports on that platform and every copy of them (`Related.without`), expect from everything else
     (`raw_expect`, before any policy), and compare. Each cell keeps its items and their origins, so every figure
     can be audited. Shares are 0..1."""
+    return summarise([cell for adapter_id in sorted(related.adapters) for cell in product_cells(related, adapter_id)])
+
+
+def product_cells(related: Related, adapter_id: str) -> list[dict[str, Any]]:
+    """One product's cells of the leave-one-out evaluation (evaluate), in the order evaluate lists them."""
     cells = []
-    for adapter_id in sorted(related.adapters):
-        verdict = related.verdicts[adapter_id]
-        contexts: dict[str, tuple[Related, Mapping[str, Any], list[str], AdapterVerdict]] = {}
-        for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
-            for platform in platforms:
-                pv = (verdict.uas if question == "uas" else verdict.boot)[platform]
-                # Judged against what is known well: a success used at 5 Gbit/s, a failure shown (a bind-only
-                # snapshot is itself too thin to grade a guess against).
-                truth = transferable_uas_class(pv) if question == "uas" else boot_class(pv)
-                if truth is None:
-                    continue
-                if platform not in contexts:  # one context per platform, for its UAS and its boot cell
-                    context, hidden, keys = related.without(adapter_id, platform)
-                    # Its verdicts elsewhere, less any report citing a hidden source (a copy of what is hidden).
-                    contexts[platform] = (context, hidden, keys, adapter_verdict(hidden))
-                context, hidden, keys, own = contexts[platform]
-                expectation = context.raw_expect(hidden, own, platform, question)
-                if expectation.basis and expectation.basis[0].tier == 0:
-                    continue  # the kernel's table for today's Linux, not a guess: older reports cannot grade it
-                roles = {id(i): role(i, platform, question) for i in expectation.basis}
-                deciding = [i for i in expectation.basis if roles[id(i)] in ("decide", "counter")]
-                cells.append({"adapter": adapter_id, "platform": platform, "question": question, "truth": truth,
-                              "state": expectation.state, "expected": expectation.verdict,
-                              "confidence": expectation.confidence,
-                              "lead": lead_kind(expectation, platform) if expectation.state == "expected" else None,
-                              "hidden_sources": keys,
-                              "origins": origin_labels(deciding),
-                              "items": [{"kind": i.kind, "direction": i.direction, "role": roles[id(i)],
-                                         "text": i.text, "origins": origin_labels([i])}
-                                        for i in expectation.basis],
-                              "basis": [i.text for i in expectation.basis]})
-    return summarise(cells)
+    verdict = related.verdicts[adapter_id]
+    contexts: dict[str, tuple[Related, Mapping[str, Any], list[str], AdapterVerdict]] = {}
+    for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
+        for platform in platforms:
+            pv = (verdict.uas if question == "uas" else verdict.boot)[platform]
+            # Judged against what is known well: a success used at 5 Gbit/s, a failure shown (a bind-only
+            # snapshot is itself too thin to grade a guess against).
+            truth = transferable_uas_class(pv) if question == "uas" else boot_class(pv)
+            if truth is None:
+                continue
+            if platform not in contexts:  # one context per platform, for its UAS and its boot cell
+                context, hidden, keys = related.without(adapter_id, platform)
+                # Its verdicts elsewhere, less any report citing a hidden source (a copy of what is hidden).
+                contexts[platform] = (context, hidden, keys, adapter_verdict(hidden))
+            context, hidden, keys, own = contexts[platform]
+            expectation = context.raw_expect(hidden, own, platform, question)
+            if expectation.basis and expectation.basis[0].tier == 0:
+                continue  # the kernel's table for today's Linux, not a guess: older reports cannot grade it
+            roles = {id(i): role(i, platform, question) for i in expectation.basis}
+            deciding = [i for i in expectation.basis if roles[id(i)] in ("decide", "counter")]
+            cells.append({"adapter": adapter_id, "platform": platform, "question": question, "truth": truth,
+                          "state": expectation.state, "expected": expectation.verdict,
+                          "confidence": expectation.confidence,
+                          "lead": lead_kind(expectation, platform) if expectation.state == "expected" else None,
+                          "hidden_sources": keys,
+                          "origins": origin_labels(deciding),
+                          "items": [{"kind": i.kind, "direction": i.direction, "role": roles[id(i)],
+                                     "text": i.text, "origins": origin_labels([i])}
+                                    for i in expectation.basis],
+                          "basis": [i.text for i in expectation.basis]})
+    return cells
 
 
 def _share(n: int, d: int) -> float | None:
