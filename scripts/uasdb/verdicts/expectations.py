@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -968,8 +969,8 @@ def summarise(cells: list[dict[str, Any]]) -> dict[str, Any]:
                               "agreement": _share(sum(c["expected"] == c["truth"] for c in at), len(at))}
         truths = [c["truth"] for c in subset]
         majority = max(sorted(set(truths)), key=truths.count) if truths else None
-        matrix = {t: {a: n for a in ANSWERS if (n := sum(1 for c in subset if c["truth"] == t and _answer(c) == a))}
-                  for t in sorted(set(truths))}
+        pairs = Counter((c["truth"], _answer(c)) for c in subset)  # one pass, not one per truth and answer
+        matrix = {t: {a: pairs[t, a] for a in ANSWERS if pairs[t, a]} for t in sorted(set(truths))}
         by_direction = {}
         for d in sorted({c["expected"] for c in expected}):
             at = [c for c in expected if c["expected"] == d]

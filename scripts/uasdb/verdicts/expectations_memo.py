@@ -68,6 +68,7 @@ class Memo:
 
     def __init__(self) -> None:
         self._records: dict[int, tuple[Any, str]] = {}   # id(record) -> (record, digest): each record hashed once
+        self._classes: dict[str, tuple[str | None, ...]] = {}  # a record's digest -> what it says, per platform
         self.products: dict[str, tuple[str, Part]] = {}
         self.usb: dict[str, tuple[str, dict[str, Expectation], tuple[str, dict[str, Any]] | None]] = {}
         self.worked_out: list[str] = []                    # the products the last run worked out again
@@ -93,6 +94,7 @@ class Memo:
             known = self._records.get(id(record))
             kept[id(record)] = known if known is not None and known[0] is record else (record, _digest(repr(record)))
         self._records = kept
+        self._classes = {digest: self._classes[digest] for _, digest in kept.values() if digest in self._classes}
         find = related.origins.find
         one_product = sorted((pid, root) for pid in related.adapters if (root := find(f"product:{pid}")) != f"product:{pid}")
         common = _digest(repr((content_cache.code_version(), kernel is None, linuxhw is None, distributions, chipsets,
@@ -142,12 +144,20 @@ class Memo:
             [(key, sorted((m, digest(related.adapters[m])) for m in related.citing.get(key, ()))) for key in sources],
             chip, chips.get(chip) if chip else None)))
 
-    @staticmethod
-    def _chip(related: Related, chip: str) -> str:
-        """The digest of a chip's groups: which of its products say what, on every platform and question."""
-        members = related.by_chip.get(chip, [])
-        return _digest(repr([(platform, question, related._group(members, platform, question, ("chip", chip)))
-                             for question in ("uas", "boot") for platform in PLATFORMS]))
+    def _chip(self, related: Related, chip: str) -> str:
+        """The digest of a chip's groups (which of its products say what, on every platform and question): its
+        products that say anything anywhere, in order, with what they say (kept per record: the group of a chip
+        can hold thousands)."""
+        said = []
+        for member in related.by_chip.get(chip, []):
+            digest = self.record_digest(related.adapters[member])
+            classes = self._classes.get(digest)
+            if classes is None:
+                classes = self._classes[digest] = tuple(related._class(member, platform, question)
+                                                        for question in ("uas", "boot") for platform in PLATFORMS)
+            if any(classes):
+                said.append((member, classes))
+        return _digest(repr(said))
 
     @staticmethod
     def _part(related: Related, adapter: Mapping[str, Any], verdict: Any) -> Part:
