@@ -89,6 +89,7 @@ def edit_one_after_another(monkeypatch, seed, products, steps):
     assert (run(memo.with_expectations, records, distributions, chipsets), memo.evaluation) == fresh(
         records, distributions, chipsets, monkeypatch)
     assert len(memo.worked_out) == len(records)
+    decided_again = 0
     for n, step in enumerate(steps):
         records = [copy.deepcopy(r) for r in records]  # a new tree: an edited record is a new object, as loaded
         if step == "new":
@@ -106,6 +107,8 @@ def edit_one_after_another(monkeypatch, seed, products, steps):
         want, evaluation = fresh(records, distributions, chipsets, monkeypatch)
         assert got == want, step
         assert memo.evaluation == evaluation, step
+        decided_again += len(memo.decided_again)
+    assert decided_again  # some edits changed only other products' chip groups: decided from kept pieces
 
 
 def test_the_memo_after_every_kind_of_edit_equals_a_fresh_run(monkeypatch):
@@ -119,8 +122,9 @@ def test_longer_runs_of_edits_on_larger_trees(monkeypatch, seed):
 
 
 def test_an_edit_works_out_again_only_what_it_touched():
-    """A name edit touches nothing the step reads; an outcome edit the product, its ID's and sources' products and
-    (when what it says changed) its chip's; an unchanged tree nothing."""
+    """An unchanged tree works out nothing again; a name edit only the edited product; an outcome edit the product
+    (and its ID's and sources' products, none here) and, when what it says changed, its chip's products are decided
+    again from their kept evidence, not worked out."""
     records, distributions, chipsets = random_tree(7, products=40)
     for record in records:  # one ID each, no shared sources: neighbourhoods are small
         record["usb_ids"] = [{"vid": "abcd", "pid": record["id"][1:].zfill(4)}]
@@ -140,4 +144,12 @@ def test_an_edit_works_out_again_only_what_it_touched():
     _outcome(random.Random(1), [next(r for r in edited if r["id"] == chipless["id"])])
     assert run(memo.with_expectations, edited, distributions, chipsets) == run(
         expectations.with_expectations, edited, distributions, chipsets)
-    assert memo.worked_out == [chipless["id"]]
+    assert memo.worked_out == [chipless["id"]] and memo.decided_again == []
+    on_chip = next(r for r in edited if r.get("chipset") == "jms578" and any(p.get("uas") == "works" for p in r["reports"]))
+    again = [copy.deepcopy(r) if r is on_chip else r for r in edited]
+    for report in next(r for r in again if r["id"] == on_chip["id"])["reports"]:
+        report.update(uas="broken", driver="uas", evidence={"dmesg": "uas_eh_abort_handler 0 uas-tag 1 inflight: CMD OUT"})
+    assert run(memo.with_expectations, again, distributions, chipsets) == run(
+        expectations.with_expectations, again, distributions, chipsets)
+    assert memo.worked_out == [on_chip["id"]]  # the chip's other products are only decided again
+    assert set(memo.decided_again) == {r["id"] for r in again if r.get("chipset") == "jms578"} - {on_chip["id"]}

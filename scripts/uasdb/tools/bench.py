@@ -377,7 +377,8 @@ def main(argv: list[str] | None = None) -> int:
                                                    f"MiB at {sizes[-1]} adapters")
         for kind, edit in measured["edits"].items():
             extra[f"expectations_step_after_{kind}_edit"] = (f"{edit['cpu']:.2f} s CPU, {edit['peak_mib']:.0f} MiB traced, "
-                                                             f"{edit['worked_out']} products worked out again")
+                                                             f"{edit['worked_out']} products worked out again, "
+                                                             f"{edit['decided_again']} decided again")
         if not args.no_site and not args.no_browser:
             public = work / f"n{sizes[-1]}" / "public"
             extra.update(search_timing(public, quick=args.quick))

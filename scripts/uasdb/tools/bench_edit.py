@@ -9,7 +9,7 @@ the edit rewrote, by kind of file. Without --adapter it edits the first adapter 
 and their leave-one-out evaluation, verdicts/) costs at N synthetic products (`uasdb synth`): from scratch, as the
 command-line export works it out on a changed tree, and in the watcher's memo (verdicts/expectations_memo.py)
 after each kind of edit (a note; an outcome that changes what the product says everywhere, so its chip's products
-are worked out again; a new record), with the CPU time, the peak memory and how many products were worked out.
+are decided again; a new record), with the CPU time, the peak memory and how many products were worked out again.
 """
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ def measure_expectations(adapters: int, work: Path) -> dict[str, Any]:
             gc.collect()
             cpu = time.process_time()
             memo.with_expectations(*step)
-            spent, worked_out = time.process_time() - cpu, len(memo.worked_out)
+            spent, worked_out, decided = time.process_time() - cpu, len(memo.worked_out), len(memo.decided_again)
             memo.with_expectations(*first)  # back to the tree before the edit, to trace the same edit's memory
             gc.collect()
             tracemalloc.start()
@@ -148,7 +148,7 @@ def measure_expectations(adapters: int, work: Path) -> dict[str, Any]:
             peak = tracemalloc.get_traced_memory()[1] / 2**20
             tracemalloc.stop()
             memo.with_expectations(*first)
-            out["edits"][kind] = {"cpu": spent, "peak_mib": peak, "worked_out": worked_out}
+            out["edits"][kind] = {"cpu": spent, "peak_mib": peak, "worked_out": worked_out, "decided_again": decided}
         return out
     finally:
         if before is None:
@@ -168,7 +168,8 @@ def expectations_lines(result: Mapping[str, Any]) -> list[str]:
              f"{result['memo_cold_cpu']:.2f} s CPU"]
     for kind, edit in result["edits"].items():
         lines.append(f"  after {'an' if kind == 'outcome' else 'a'} {kind} edit: {edit['cpu']:.2f} s CPU, peak {edit['peak_mib']:.0f} MiB traced, "
-                     f"{edit['worked_out']} of {n + (kind == 'new')} products worked out again")
+                     f"{edit['worked_out']} of {n + (kind == 'new')} products worked out again, "
+                     f"{edit['decided_again']} decided again from their kept evidence (their chip's changed)")
     return lines
 
 

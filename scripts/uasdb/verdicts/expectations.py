@@ -267,6 +267,14 @@ class _Overlay(Mapping):
         return len(self.base)
 
 
+def _elsewhere(item: Item, other: str, platform: str) -> Item:
+    """An item about another platform, as evidence for this one: at tier 4, saying what differs between the two."""
+    why = CROSSING.get((other, platform))
+    because = f" ({why})" if why else ""
+    return Item(4, item.direction, item.kind, item.text + because, item.link, (item.summary or item.text) + because,
+                origins=item.origins)
+
+
 class Related:
     """What the expectation reads besides the product itself: every product's verdict, who shares an ID or a
     chip, the kernel's tables, the distributions' shipped quirks and linux-hardware.org's table."""
@@ -617,6 +625,14 @@ class Related:
 
     def items_for(self, adapter: Mapping[str, Any], verdict: AdapterVerdict, platform: str, question: str,
                   hidden_urls: Iterable[str] = ()) -> list[Item]:
+        """Every piece of related evidence: the chip's (`chip_items`) after the rest (`other_items`). Their order
+        matters only among items decide() sorts alike, and those are of one kind, so in one of the two lists."""
+        return self.other_items(adapter, verdict, platform, question, hidden_urls) + self.chip_items(adapter, platform, question)
+
+    def other_items(self, adapter: Mapping[str, Any], verdict: AdapterVerdict, platform: str, question: str,
+                    hidden_urls: Iterable[str] = ()) -> list[Item]:
+        """The related evidence but the chip's: Linux's table, the same product elsewhere, the same USB IDs here and
+        on the related platforms, distributions, linux-hardware.org."""
         ids = adapter.get("usb_ids", [])
         items: list[Item] = []
         if question == "uas":
@@ -627,18 +643,21 @@ class Related:
             items += self.same_id_items(adapter["id"], [usb_id], platform, question, tier)
         if question == "uas":
             items += self.distribution_items(ids, platform, hidden_urls)
-        sharing = {other for usb_id in ids for other, _ in self.by_id.get(f"{usb_id['vid']}:{usb_id['pid']}", [])}
-        items += self.same_chip_items(adapter["id"], adapter.get("chipset"), platform, question, 3, skip=sharing)
-        related = RELATED_PLATFORMS.get(platform, ())  # the schema's `related` (x-uasdb-platforms)
-        for other in related:
-            for item in (self.same_id_items(adapter["id"], ids, other, question, 4)
-                         + self.same_chip_items(adapter["id"], adapter.get("chipset"), other, question, 4, skip=sharing)):
-                why = CROSSING.get((other, platform))
-                because = f" ({why})" if why else ""
-                items.append(Item(4, item.direction, item.kind, item.text + because, item.link,
-                                  (item.summary or item.text) + because, origins=item.origins))
+        for other in RELATED_PLATFORMS.get(platform, ()):  # the schema's `related` (x-uasdb-platforms)
+            items += [_elsewhere(item, other, platform) for item in self.same_id_items(adapter["id"], ids, other, question, 4)]
         if question == "uas":
             items += self.linuxhw_items(ids, platform)
+        return items
+
+    def chip_items(self, adapter: Mapping[str, Any], platform: str, question: str) -> list[Item]:
+        """The related evidence of the same bridge chip, here and on the related platforms, less the products that
+        share a USB ID with this one (their items say it already)."""
+        ids = adapter.get("usb_ids", [])
+        sharing = {other for usb_id in ids for other, _ in self.by_id.get(f"{usb_id['vid']}:{usb_id['pid']}", [])}
+        items = self.same_chip_items(adapter["id"], adapter.get("chipset"), platform, question, 3, skip=sharing)
+        for other in RELATED_PLATFORMS.get(platform, ()):
+            items += [_elsewhere(item, other, platform) for item in
+                      self.same_chip_items(adapter["id"], adapter.get("chipset"), other, question, 4, skip=sharing)]
         return items
 
     def expect(self, adapter: Mapping[str, Any], verdict: AdapterVerdict, platform: str, question: str,
@@ -900,9 +919,22 @@ def evaluate(related: Related) -> dict[str, Any]:
 
 def product_cells(related: Related, adapter_id: str) -> list[dict[str, Any]]:
     """One product's cells of the leave-one-out evaluation (evaluate), in the order evaluate lists them."""
-    cells = []
+    contexts: dict[str, tuple[Related, Mapping[str, Any]]] = {}
+    return cells_from_pieces(related, adapter_id, cell_pieces(related, adapter_id, contexts), contexts)
+
+
+# A graded cell before its chip's items: platform, question, the truth, the hidden sources, the other items.
+CellPiece = tuple[str, str, str, list[str], list[Item]]
+
+
+def cell_pieces(related: Related, adapter_id: str, contexts: dict[str, tuple[Related, Mapping[str, Any]]] | None = None
+                ) -> list[CellPiece]:
+    """One product's graded cells, each with the evidence but the chip's (`Related.other_items`) in its
+    leave-one-out context; `contexts` keeps the contexts (one per platform) for cells_from_pieces."""
+    contexts = {} if contexts is None else contexts
+    pieces = []
+    own: dict[str, tuple[list[str], AdapterVerdict]] = {}
     verdict = related.verdicts[adapter_id]
-    contexts: dict[str, tuple[Related, Mapping[str, Any], list[str], AdapterVerdict]] = {}
     for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
         for platform in platforms:
             pv = (verdict.uas if question == "uas" else verdict.boot)[platform]
@@ -911,26 +943,42 @@ def product_cells(related: Related, adapter_id: str) -> list[dict[str, Any]]:
             truth = transferable_uas_class(pv) if question == "uas" else boot_class(pv)
             if truth is None:
                 continue
-            if platform not in contexts:  # one context per platform, for its UAS and its boot cell
+            if platform not in own:  # one context per platform, for its UAS and its boot cell
                 context, hidden, keys = related.without(adapter_id, platform)
+                contexts[platform] = (context, hidden)
                 # Its verdicts elsewhere, less any report citing a hidden source (a copy of what is hidden).
-                contexts[platform] = (context, hidden, keys, adapter_verdict(hidden))
-            context, hidden, keys, own = contexts[platform]
-            expectation = context.raw_expect(hidden, own, platform, question)
-            if expectation.basis and expectation.basis[0].tier == 0:
-                continue  # the kernel's table for today's Linux, not a guess: older reports cannot grade it
-            roles = {id(i): role(i, platform, question) for i in expectation.basis}
-            deciding = [i for i in expectation.basis if roles[id(i)] in ("decide", "counter")]
-            cells.append({"adapter": adapter_id, "platform": platform, "question": question, "truth": truth,
-                          "state": expectation.state, "expected": expectation.verdict,
-                          "confidence": expectation.confidence,
-                          "lead": lead_kind(expectation, platform) if expectation.state == "expected" else None,
-                          "hidden_sources": keys,
-                          "origins": origin_labels(deciding),
-                          "items": [{"kind": i.kind, "direction": i.direction, "role": roles[id(i)],
-                                     "text": i.text, "origins": origin_labels([i])}
-                                    for i in expectation.basis],
-                          "basis": [i.text for i in expectation.basis]})
+                own[platform] = (keys, adapter_verdict(hidden))
+            context, hidden = contexts[platform]
+            keys, verdict_there = own[platform]
+            pieces.append((platform, question, truth, keys, context.other_items(hidden, verdict_there, platform, question)))
+    return pieces
+
+
+def cells_from_pieces(related: Related, adapter_id: str, pieces: Sequence[CellPiece],
+                      contexts: dict[str, tuple[Related, Mapping[str, Any]]] | None = None) -> list[dict[str, Any]]:
+    """The graded cells, each decided from its piece and its chip's items in its leave-one-out context (made
+    again where `contexts` has none: without() is cheap, it is the other items that cost)."""
+    contexts = {} if contexts is None else contexts
+    cells = []
+    for platform, question, truth, keys, others in pieces:
+        if platform not in contexts:
+            contexts[platform] = related.without(adapter_id, platform)[:2]
+        context, hidden = contexts[platform]
+        expectation = decide(platform, question, others + context.chip_items(hidden, platform, question))
+        if expectation.basis and expectation.basis[0].tier == 0:
+            continue  # the kernel's table for today's Linux, not a guess: older reports cannot grade it
+        roles = {id(i): role(i, platform, question) for i in expectation.basis}
+        deciding = [i for i in expectation.basis if roles[id(i)] in ("decide", "counter")]
+        cells.append({"adapter": adapter_id, "platform": platform, "question": question, "truth": truth,
+                      "state": expectation.state, "expected": expectation.verdict,
+                      "confidence": expectation.confidence,
+                      "lead": lead_kind(expectation, platform) if expectation.state == "expected" else None,
+                      "hidden_sources": keys,
+                      "origins": origin_labels(deciding),
+                      "items": [{"kind": i.kind, "direction": i.direction, "role": roles[id(i)],
+                                 "text": i.text, "origins": origin_labels([i])}
+                                for i in expectation.basis],
+                      "basis": [i.text for i in expectation.basis]})
     return cells
 
 

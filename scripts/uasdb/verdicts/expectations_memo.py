@@ -7,10 +7,12 @@ record and page entry, the records that may be the same product, every record sh
 record citing a source its reports cite (the leave-one-out hides those), and its chip's groups (what each product on
 the chip says on each platform); besides, for everyone, the distributions, the chipsets, which records are one
 product and the code with its reference tables. A `Memo` keeps each part under the digest of that neighbourhood,
-so an edit works out again only the parts whose neighbourhood it touched: the edited product, the products sharing
-its IDs or sources and, when the edit changes what it says on a platform, the products on its chip (their chip
-items count it). The evaluation, the policy and coverage are then summed from the parts (cheap), and the
-published expectations are kept per policy, which an edit seldom changes.
+so an edit works out again only the parts whose neighbourhood it touched: the edited product and the products
+sharing its IDs or sources. When the edit changes what the product says on a platform, the products on its chip
+(thousands, on a common chip) see only their chip's items change: each part keeps its evidence but the chip's
+(`Related.other_items`) apart, under the digest of all but the chip, and those products are decided again from it
+with their chip's new items (`decided_again`). The evaluation, the policy and coverage are then summed from the
+parts (cheap), and the published expectations are kept per policy, which an edit seldom changes.
 
 The result is the same as expectations.with_expectations on the same inputs, byte for byte
 (tests/test_expectations_memo.py edits random trees every way an edit can go and compares with a fresh run). The
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..records import cache as content_cache
@@ -29,13 +31,17 @@ from .engine import PLATFORMS
 from .expectations import (
     BOOT_PLATFORMS,
     UAS_PLATFORMS,
+    CellPiece,
     Expectation,
+    Item,
     Related,
     _share,
     apply_policy,
+    cell_pieces,
+    cells_from_pieces,
+    decide,
     evaluation_page,
     open_cells,
-    product_cells,
     publish_policy,
     source_key,
     summarise,
@@ -44,11 +50,18 @@ from .expectations import (
 
 @dataclass
 class Part:
-    """What one product reads into the step: its expectations before the policy (per open cell, and per untested
-    cell for coverage), its evaluation cells, and what was published from them under one policy."""
-    raw: dict[tuple[str, str], Expectation]
-    coverage_raw: dict[tuple[str, str], Expectation]
-    cells: list[dict[str, Any]]
+    """One product's share of the step: the evidence but its chip's (`Related.other_items`) per open cell, per
+    untested cell for coverage (None: as for the open cell) and per graded cell of the evaluation, kept under the
+    digest of what it read (`rest`); and what was decided from it with the chip's items, kept under the digest of
+    the chip's groups (`chip`); and what was published from that under one policy."""
+    rest: str
+    pieces: dict[tuple[str, str], list[Item]]
+    coverage_pieces: dict[tuple[str, str], list[Item] | None]
+    cell_pieces: list[CellPiece]
+    chip: str | None = None
+    raw: dict[tuple[str, str], Expectation] = field(default_factory=dict)
+    coverage_raw: dict[tuple[str, str], Expectation] = field(default_factory=dict)
+    cells: list[dict[str, Any]] = field(default_factory=list)
     published: tuple[str, dict[str, dict[str, Any]]] | None = None
 
 
@@ -69,9 +82,10 @@ class Memo:
     def __init__(self) -> None:
         self._records: dict[int, tuple[Any, str]] = {}   # id(record) -> (record, digest): each record hashed once
         self._classes: dict[str, tuple[str | None, ...]] = {}  # a record's digest -> what it says, per platform
-        self.products: dict[str, tuple[str, Part]] = {}
+        self.products: dict[str, Part] = {}
         self.usb: dict[str, tuple[str, dict[str, Expectation], tuple[str, dict[str, Any]] | None]] = {}
         self.worked_out: list[str] = []                    # the products the last run worked out again
+        self.decided_again: list[str] = []                 # and those it only decided again (their chip's changed)
         self.evaluation: dict[str, Any] | None = None      # the last run's evaluation, cells included
 
     def record_digest(self, record: Mapping[str, Any]) -> str:
@@ -100,24 +114,28 @@ class Memo:
         common = _digest(repr((content_cache.code_version(), kernel is None, linuxhw is None, distributions, chipsets,
                                one_product)))
         chips: dict[str, str] = {}
-        products: dict[str, tuple[str, Part]] = {}
-        self.worked_out = []
+        products: dict[str, Part] = {}
+        self.worked_out, self.decided_again = [], []
         for adapter in site["adapters"]:
             pid = adapter["id"]
-            key = self.fingerprint(related, common, chips, adapter)
-            had = self.products.get(pid)
-            if had is None or had[0] != key:
-                had = (key, self._part(related, adapter, verdict_by_id[pid]))
+            rest, chip = self.fingerprint(related, common, chips, adapter)
+            part = self.products.get(pid)
+            if part is None or part.rest != rest:
+                part = self._part(related, adapter, verdict_by_id[pid], rest, chip)
                 self.worked_out.append(pid)
-            products[pid] = had
+            elif part.chip != chip:  # only its chip's groups changed: decided again from the kept pieces
+                part = replace(part, chip=chip, published=None)
+                self._decide(related, adapter, part)
+                self.decided_again.append(pid)
+            products[pid] = part
         self.products = products
-        evaluation = summarise([cell for pid in sorted(related.adapters) for cell in products[pid][1].cells])
+        evaluation = summarise([cell for pid in sorted(related.adapters) for cell in products[pid].cells])
         policy = publish_policy(evaluation)
         related._evaluation = evaluation
         related.use_policy(policy)
         self.evaluation = evaluation
         policy_key = repr((sorted(policy["strong"].items()), sorted(policy["kinds"])))
-        adapters = [dict(adapter, expected=self._published(products[adapter["id"]][1], policy, policy_key))
+        adapters = [dict(adapter, expected=self._published(products[adapter["id"]], policy, policy_key))
                     for adapter in site["adapters"]]
         usb = {key: dict(slot, expected=self._usb(related, common, key, slot, policy, policy_key))
                for key, slot in site["usb"].items()}
@@ -125,8 +143,10 @@ class Memo:
         coverage = self._coverage(related, products, policy)
         return dict(site, adapters=adapters, usb=usb, expectation_evaluation=evaluation_page(evaluation, coverage))
 
-    def fingerprint(self, related: Related, common: str, chips: dict[str, str], adapter: Mapping[str, Any]) -> str:
-        """The digest of everything a product's part reads (the module's docstring says what and why)."""
+    def fingerprint(self, related: Related, common: str, chips: dict[str, str], adapter: Mapping[str, Any]
+                    ) -> tuple[str, str | None]:
+        """The digests of everything a product's part reads (the module's docstring says what and why): all but
+        its chip's groups, and those."""
         pid = adapter["id"]
         record = related.adapters[pid]
         digest = self.record_digest
@@ -142,7 +162,7 @@ class Memo:
             [(twin, digest(related.adapters[twin])) for twin in twins],
             [(key, [(m, digest(related.adapters[m])) for m, _ in related.by_id.get(key, [])]) for key in ids],
             [(key, sorted((m, digest(related.adapters[m])) for m in related.citing.get(key, ()))) for key in sources],
-            chip, chips.get(chip) if chip else None)))
+            chip))), chips[chip] if chip else None
 
     def _chip(self, related: Related, chip: str) -> str:
         """The digest of a chip's groups (which of its products say what, on every platform and question): its
@@ -159,21 +179,33 @@ class Memo:
                 said.append((member, classes))
         return _digest(repr(said))
 
-    @staticmethod
-    def _part(related: Related, adapter: Mapping[str, Any], verdict: Any) -> Part:
+    def _part(self, related: Related, adapter: Mapping[str, Any], verdict: Any, rest: str, chip: str | None) -> Part:
+        """A product's part worked out: the pieces, then what is decided from them."""
         pid = adapter["id"]
-        raw = {cell: related.raw_expect(adapter, verdict, *cell) for cell in open_cells(verdict)}
         record = related.adapters[pid]
-        same = _read_fields(record) == _read_fields(adapter)
-        coverage_raw = {}
+        pieces = {cell: related.other_items(adapter, verdict, *cell) for cell in open_cells(verdict)}
+        same = _read_fields(record) == _read_fields(adapter)  # then the record's pieces are the entry's
+        coverage_pieces: dict[tuple[str, str], list[Item] | None] = {}
         for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
             for platform in platforms:
-                pv = (related.verdicts[pid].uas if question == "uas" else related.verdicts[pid].boot)[platform]
-                if pv.verdict == "untested":
+                if (verdict.uas if question == "uas" else verdict.boot)[platform].verdict == "untested":
                     cell = (platform, question)
-                    coverage_raw[cell] = raw[cell] if same and cell in raw else related.raw_expect(
-                        record, related.verdicts[pid], platform, question)
-        return Part(raw, coverage_raw, product_cells(related, pid))
+                    coverage_pieces[cell] = None if same and cell in pieces else related.other_items(
+                        record, verdict, platform, question)
+        contexts: dict[str, tuple[Related, Mapping[str, Any]]] = {}
+        part = Part(rest, pieces, coverage_pieces, cell_pieces(related, pid, contexts), chip)
+        self._decide(related, adapter, part, contexts)
+        return part
+
+    @staticmethod
+    def _decide(related: Related, adapter: Mapping[str, Any], part: Part,
+                contexts: dict[str, tuple[Related, Mapping[str, Any]]] | None = None) -> None:
+        """What a part's pieces and its chip's items decide (Related.raw_expect, product_cells)."""
+        record = related.adapters[adapter["id"]]
+        part.raw = {cell: decide(*cell, others + related.chip_items(adapter, *cell)) for cell, others in part.pieces.items()}
+        part.coverage_raw = {cell: part.raw[cell] if others is None else decide(*cell, others + related.chip_items(record, *cell))
+                             for cell, others in part.coverage_pieces.items()}
+        part.cells = cells_from_pieces(related, adapter["id"], part.cell_pieces, contexts)
 
     @staticmethod
     def _published(part: Part, policy: Mapping[str, Any], policy_key: str) -> dict[str, dict[str, Any]]:
@@ -203,7 +235,7 @@ class Memo:
         return published[1]
 
     @staticmethod
-    def _coverage(related: Related, products: Mapping[str, tuple[str, Part]], policy: Mapping[str, Any]) -> dict[str, Any]:
+    def _coverage(related: Related, products: Mapping[str, Part], policy: Mapping[str, Any]) -> dict[str, Any]:
         """expectations.coverage, from the parts."""
         result = {}
         for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
@@ -211,7 +243,7 @@ class Memo:
                 counts = {"products": 0, "verdict": 0, "expected": 0, "disagree": 0, "hints": 0, "none": 0}
                 for adapter_id in related.adapters:
                     counts["products"] += 1
-                    raw = products[adapter_id][1].coverage_raw.get((platform, question))
+                    raw = products[adapter_id].coverage_raw.get((platform, question))
                     if raw is None:
                         counts["verdict"] += 1
                         continue
