@@ -131,8 +131,7 @@ class Memo:
         self.products = products
         evaluation = summarise([cell for pid in sorted(related.adapters) for cell in products[pid].cells])
         policy = publish_policy(evaluation)
-        related._evaluation = evaluation
-        related.use_policy(policy)
+        related.use_policy(policy)  # what asks the context for its policy gets this one, not a second evaluation
         self.evaluation = evaluation
         policy_key = repr((sorted(policy["strong"].items()), sorted(policy["kinds"])))
         adapters = [dict(adapter, expected=self._published(products[adapter["id"]], policy, policy_key))
