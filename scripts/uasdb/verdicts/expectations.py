@@ -366,7 +366,7 @@ class Related:
     def product_origin(self, adapter_id: str, platform: str, adapter: Mapping[str, Any] | None = None) -> frozenset:
         """What a product's verdict on a platform rests on, as origin roots: the product (with the records marked
         as possibly the same product) and the sources its reports there cite."""
-        if adapter is not None and adapter is not self.adapters[adapter_id]:
+        if adapter is not None and adapter is not self.adapters.get(adapter_id):
             return self._product_origin(adapter_id, platform, adapter)
         if self._parent is not None and adapter_id not in self._changed:
             return self._parent.product_origin(adapter_id, platform)  # a leave-one-out context: unchanged
