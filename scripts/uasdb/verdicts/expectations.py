@@ -1117,18 +1117,35 @@ def open_cells(verdict: AdapterVerdict) -> list[tuple[str, str]]:
     return cells
 
 
-def expectations(adapter: Mapping[str, Any], verdict: AdapterVerdict, related: Related) -> dict[str, dict[str, Any]]:
-    """{"uas": {platform: expectation}, "boot": {...}} for the open cells of one product."""
+# What expectations() worked out, for coverage() to count: (product, platform, question) -> (read_fields, state).
+Known = dict[tuple[str, str, str], tuple[tuple, str]]
+
+
+def read_fields(adapter: Mapping[str, Any]) -> tuple:
+    """What the expectations read of a product's record or page entry: its IDs, chip and reports' hosts and
+    sources (items_for, product_origin). Two with the same fields get the same expectations."""
+    return (adapter.get("usb_ids"), adapter.get("chipset"),
+            [(r.get("host"), (r.get("source") or {}).get("url")) for r in adapter.get("reports", [])])
+
+
+def expectations(adapter: Mapping[str, Any], verdict: AdapterVerdict, related: Related,
+                 known: Known | None = None) -> dict[str, dict[str, Any]]:
+    """{"uas": {platform: expectation}, "boot": {...}} for the open cells of one product; each one's state kept in
+    `known`."""
     out: dict[str, dict[str, Any]] = {"uas": {}, "boot": {}}
     for platform, question in open_cells(verdict):
-        out[question][platform] = related.expect(adapter, verdict, platform, question).as_dict()
+        expectation = related.expect(adapter, verdict, platform, question)
+        if known is not None:
+            known[adapter["id"], platform, question] = (read_fields(adapter), expectation.state)
+        out[question][platform] = expectation.as_dict()
     return out
 
 
-def coverage(related: Related) -> dict[str, Any]:
+def coverage(related: Related, known: Known | None = None) -> dict[str, Any]:
     """Per platform, the share of products with a verdict from reports (any, hearsay included), an expectation,
     or an explicit "related evidence disagrees": what a reader of each product page gets. A product with a
-    verdict is counted as such even when an expectation is shown beside an unverified one."""
+    verdict is counted as such even when an expectation is shown beside an unverified one. What `known` holds for
+    a product whose page entry reads as its record is not worked out again."""
     result = {}
     for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
         for platform in platforms:
@@ -1140,7 +1157,9 @@ def coverage(related: Related) -> dict[str, Any]:
                 if pv.verdict != "untested":  # from reports, hearsay ("Likely …") and fixed failures included
                     counts["verdict"] += 1
                     continue
-                counts[related.expect(adapter, verdict, platform, question).state] += 1
+                seen = known.get((adapter_id, platform, question)) if known else None
+                counts[seen[1] if seen is not None and seen[0] == read_fields(adapter)
+                       else related.expect(adapter, verdict, platform, question).state] += 1
             answered = counts["verdict"] + counts["expected"] + counts["disagree"]
             result[f"{question}:{platform}"] = dict(counts, share=_share(answered, counts["products"]))
     return result
@@ -1297,9 +1316,10 @@ def with_expectations(site: Mapping[str, Any], records: list[dict[str, Any]], ve
     except ReferenceDataError:
         kernel, linuxhw = None, None
     related = Related(records, verdict_by_id, kernel, distributions, linuxhw, chipsets)
-    adapters = [dict(adapter, expected=expectations(adapter, verdict_by_id[adapter["id"]], related))
+    known: Known = {}
+    adapters = [dict(adapter, expected=expectations(adapter, verdict_by_id[adapter["id"]], related, known))
                 for adapter in site["adapters"]]
     usb = {key: dict(slot, expected={p: related.expect_for_id(slot, p).as_dict() for p in UAS_PLATFORMS
                                      if ((slot.get("verdict") or {}).get(p) or {}).get("verdict", "untested") == "untested"})
            for key, slot in site["usb"].items()}
-    return dict(site, adapters=adapters, usb=usb, expectation_evaluation=evaluation_page(related.evaluation, coverage(related)))
+    return dict(site, adapters=adapters, usb=usb, expectation_evaluation=evaluation_page(related.evaluation, coverage(related, known)))

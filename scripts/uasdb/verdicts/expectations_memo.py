@@ -43,6 +43,7 @@ from .expectations import (
     evaluation_page,
     open_cells,
     publish_policy,
+    read_fields,
     source_key,
     summarise,
 )
@@ -67,13 +68,6 @@ class Part:
 
 def _digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-
-
-def _read_fields(adapter: Mapping[str, Any]) -> tuple:
-    """What the expectations read of a product's page entry or record: its IDs, chip and reports' hosts and
-    sources (items_for, product_origin)."""
-    return (adapter.get("usb_ids"), adapter.get("chipset"),
-            [(r.get("host"), (r.get("source") or {}).get("url")) for r in adapter.get("reports", [])])
 
 
 class Memo:
@@ -157,7 +151,7 @@ class Memo:
         if chip and chip not in chips:
             chips[chip] = self._chip(related, chip)
         return _digest(repr((
-            common, digest(record), repr(_read_fields(adapter)),
+            common, digest(record), repr(read_fields(adapter)),
             [(twin, digest(related.adapters[twin])) for twin in twins],
             [(key, [(m, digest(related.adapters[m])) for m, _ in related.by_id.get(key, [])]) for key in ids],
             [(key, sorted((m, digest(related.adapters[m])) for m in related.citing.get(key, ()))) for key in sources],
@@ -183,7 +177,7 @@ class Memo:
         pid = adapter["id"]
         record = related.adapters[pid]
         pieces = {cell: related.other_items(adapter, verdict, *cell) for cell in open_cells(verdict)}
-        same = _read_fields(record) == _read_fields(adapter)  # then the record's pieces are the entry's
+        same = read_fields(record) == read_fields(adapter)  # then the record's pieces are the entry's
         coverage_pieces: dict[tuple[str, str], list[Item] | None] = {}
         for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
             for platform in platforms:
