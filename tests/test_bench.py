@@ -28,6 +28,9 @@ def test_quick_benchmark_runs_and_writes_its_report(tmp_path):
     # What one edit rewrites at the real size, counted as the watcher writes (tools/bench_edit.py).
     assert re.search(r"- edit_name_rewrites: \d+ of \d+ files, [0-9.]+ of [0-9.]+ MB", text)
     assert re.search(r"- edit_note_rewrites: 2 of \d+ files", text)
+    # The expectations step alone, from scratch and after an edit in the watcher's memo (tools/bench_edit.py).
+    assert re.search(r"- expectations_step_from_scratch: [0-9.]+ s CPU, peak \+\d+ MiB at 60 adapters", text)
+    assert re.search(r"- expectations_step_after_outcome_edit: [0-9.]+ s CPU, \d+ MiB traced, \d+ products", text)
     # What limits each stage, from profiles taken in the same run: the export's functions and Hugo's templates.
     limits = text.split("## What limits the build", 1)[1]
     assert "of page models, one file per page" in limits and "Pagefind indexes" in limits

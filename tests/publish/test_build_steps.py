@@ -33,3 +33,17 @@ def test_no_step_of_build_changes_the_catalog_it_is_given(monkeypatch):
     site = export.build(result.records)
     assert ran == STEPS
     assert site["adapters"] and all("page" in a and "answers" in a and "kernel" in a for a in site["adapters"])
+
+
+def test_no_step_changes_what_the_watchers_cache_keeps(monkeypatch):
+    """With the watcher's BuildCache, later exports share what earlier ones worked out (the expectations memo's
+    published dicts among them): no step may change any of it, in the first export or the next."""
+    from uasdb.publish.adapter import BuildCache
+    ran = []
+    for name in STEPS:
+        monkeypatch.setattr(export, name, _guarded(name, getattr(export, name), ran))
+    result = check(export.record_folders([FIXTURES]))
+    cache = BuildCache()
+    first = export.build(result.records, cache=cache)
+    assert export.build(result.records, cache=cache) == first == export.build(result.records)
+    assert ran == STEPS * 3

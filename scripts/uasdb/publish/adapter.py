@@ -10,6 +10,7 @@ from ..records.database import Record, relative_to
 from ..records.reference import KernelTable
 from ..records.vocabulary import FOCUS_PLATFORMS, LIST_PLATFORMS
 from ..verdicts.engine import adapter_verdict, summary_line
+from ..verdicts.expectations_memo import Memo
 from .kernel import adapter_kernel
 from .labels import DRIVE_LABELS, vendor_display_names
 from .report_link import report_query
@@ -26,6 +27,8 @@ class BuildCache:
     def __init__(self) -> None:
         self.adapters: dict[str, tuple[str, Any, dict[str, Any], str, list[dict[str, Any]], str]] = {}
         self.kernel: dict[str, tuple[Any, Any, dict[str, Any]]] = {}
+        # The expectations step's parts, each kept under the digest of what it read (verdicts/expectations_memo.py).
+        self.expectations = Memo()
 
     def adapter_kernel(self, adapter: dict[str, Any], table: KernelTable) -> dict[str, Any]:
         """`kernel_export.adapter_kernel`, again only when the adapter's record changed: its verdict is the very

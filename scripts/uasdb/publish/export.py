@@ -141,6 +141,28 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     evaluation (the largest whole-tree step) are then taken from it as they were, and only the adapters in
     `pages_of` get their answers and page (the lists' and pages' other facts are left out); None when the previous expectations do not fit these records (a product or an ID
     added or gone). Such a catalog is a preview of those adapters' files only: the full build follows."""
+    site, chipsets, verdict_by_id, distributions = sources_catalog(records, pathspecs, cache)
+    if previous is None:
+        site = with_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id,
+                                 distributions, list(chipsets.values()), kept=cache is None,
+                                 memo=cache.expectations if cache else None)
+    else:
+        kept = _previous_expectations(site, previous)
+        if kept is None:
+            return None
+        site = kept
+    if pages_of is not None:  # the pages of these adapters read nothing _with_page_facts adds
+        site = with_answers(site, verdict_by_id, only=pages_of)
+        return dict(site, adapters=with_pages(site, pages_of))
+    site = with_answers(site, verdict_by_id)
+    site = _with_page_facts(site, chipsets, verdict_by_id)
+    return dict(site, adapters=with_pages(site))
+
+
+def sources_catalog(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache: BuildCache | None = None
+                    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
+    """The steps of `build` before the expectations: the catalog of the records with each source's facts joined
+    on; with the chipsets by id, the verdicts by adapter id and the distributions, which the later steps read."""
     chipsets = {r.data["id"]: r.data for r in records if r.kind == "chipset"}
     distributions = [r.data for r in records if r.kind == "distribution"]
     shipped, linuxhw, kernel_table = distribution_facts(distributions, HOST_LABELS), load_linuxhw(), load_kernel()
@@ -157,20 +179,7 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
     site = with_popularity(site, linuxhw)
     site = with_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
     site = with_wanted(site)
-    if previous is None:
-        site = with_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id,
-                                 distributions, list(chipsets.values()), kept=cache is None)
-    else:
-        kept = _previous_expectations(site, previous)
-        if kept is None:
-            return None
-        site = kept
-    if pages_of is not None:  # the pages of these adapters read nothing _with_page_facts adds
-        site = with_answers(site, verdict_by_id, only=pages_of)
-        return dict(site, adapters=with_pages(site, pages_of))
-    site = with_answers(site, verdict_by_id)
-    site = _with_page_facts(site, chipsets, verdict_by_id)
-    return dict(site, adapters=with_pages(site))
+    return site, chipsets, verdict_by_id, distributions
 
 
 def _previous_expectations(site: dict[str, Any], previous: Mapping[str, Any]) -> dict[str, Any] | None:

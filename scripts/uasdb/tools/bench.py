@@ -369,6 +369,16 @@ def main(argv: list[str] | None = None) -> int:
                     done = measure_edit(tree, work / f"edit-{edit}{label}", edit)
                     extra[f"edit_{edit}{label}_rewrites"] = (f"{done['files']} of {done['of_files']} files, "
                                                             f"{done['bytes'] / 1e6:.2f} of {done['of_bytes'] / 1e6:.1f} MB")
+        # The expectations step alone at the largest size: from scratch, and in the watcher's memo after an edit.
+        from .bench_edit import measure_expectations
+        print(f"measuring the expectations step at {sizes[-1]} adapters…", flush=True)
+        measured = measure_expectations(sizes[-1], work / "expectations")
+        extra["expectations_step_from_scratch"] = (f"{measured['scratch_cpu']:.2f} s CPU, peak +{measured['scratch_peak_mib']:.0f} "
+                                                   f"MiB at {sizes[-1]} adapters")
+        for kind, edit in measured["edits"].items():
+            extra[f"expectations_step_after_{kind}_edit"] = (f"{edit['cpu']:.2f} s CPU, {edit['peak_mib']:.0f} MiB traced, "
+                                                             f"{edit['worked_out']} products worked out again, "
+                                                             f"{edit['decided_again']} decided again")
         if not args.no_site and not args.no_browser:
             public = work / f"n{sizes[-1]}" / "public"
             extra.update(search_timing(public, quick=args.quick))

@@ -22,9 +22,11 @@ evaluation supports (`Related.expect`; `raw_expect` is the evidence alone); /ver
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -182,6 +184,7 @@ def _bcd_overlaps(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return not (ra["max"] < rb["min"] or rb["max"] < ra["min"])
 
 
+@functools.lru_cache(maxsize=1 << 17)
 def source_key(url: str) -> str:
     """One key per source a report or a distribution entry cites: a GitHub issue or pull request by its repository
     and number (comments and the pull/issue spelling fold together), any other page by its address without the
@@ -246,6 +249,32 @@ class _UnionFind:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
+class _Overlay(Mapping):
+    """A mapping that reads `changed` first, then `base`: a leave-one-out context's records and verdicts, which
+    differ from its parent's in a few products only (copying the whole dict per context made the evaluation
+    quadratic in the number of products)."""
+
+    def __init__(self, base: Mapping[str, Any], changed: Mapping[str, Any]):
+        self.base, self.changed = base, changed
+
+    def __getitem__(self, key: str) -> Any:
+        return self.changed[key] if key in self.changed else self.base[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.base)
+
+    def __len__(self) -> int:
+        return len(self.base)
+
+
+def _elsewhere(item: Item, other: str, platform: str) -> Item:
+    """An item about another platform, as evidence for this one: at tier 4, saying what differs between the two."""
+    why = CROSSING.get((other, platform))
+    because = f" ({why})" if why else ""
+    return Item(4, item.direction, item.kind, item.text + because, item.link, (item.summary or item.text) + because,
+                origins=item.origins)
+
+
 class Related:
     """What the expectation reads besides the product itself: every product's verdict, who shares an ID or a
     chip, the kernel's tables, the distributions' shipped quirks and linux-hardware.org's table."""
@@ -253,8 +282,8 @@ class Related:
     def __init__(self, adapters: Sequence[Mapping[str, Any]], verdicts: Mapping[str, AdapterVerdict],
                  kernel: Any = None, distributions: Sequence[Mapping[str, Any]] = (),
                  linuxhw: Mapping[str, Any] | None = None, chipsets: Sequence[Mapping[str, Any]] = ()):
-        self.adapters = {a["id"]: a for a in adapters}
-        self.verdicts = dict(verdicts)
+        self.adapters: Mapping[str, Mapping[str, Any]] = {a["id"]: a for a in adapters}
+        self.verdicts: Mapping[str, AdapterVerdict] = dict(verdicts)
         self.kernel = kernel
         self.chipset_names = {c["id"]: c["name"] for c in chipsets}
         # Vendor IDs of bridge-chip makers (JMicron, ASMedia, Realtek, VIA…): a product reporting the chip's own
@@ -278,10 +307,16 @@ class Related:
                 if "u" in entry.get("flags", ""):
                     self.shipped.setdefault(f"{entry['vid']}:{entry['pid']}", []).append((dist, entry))
         self.origins = self._build_origins(distributions)
+        # Which shipped IDs each origin root holds entries of: a leave-one-out context filters only those.
+        self.shipped_by_root: dict[str, set[str]] = {}
+        for key, pairs in self.shipped.items():
+            for dist, entry in pairs:
+                self.shipped_by_root.setdefault(self.origins.find(_entry_node(dist, entry)), set()).add(key)
         self.linuxhw = {f"{d['vid']}:{d['pid']}": d for d in (linuxhw or {}).get("devices", [])}
         self._classes: dict[tuple[str, str, str], str | None] = {}
         self._groups: dict[Any, dict[str, list[str]]] = {}
         self._member_sets: dict[int, tuple[list[str], frozenset]] = {}
+        self._product_origins: dict[tuple[str, str], frozenset] = {}
         # Who cites which source (to hide every copy of a hidden report), and which records are one product.
         self.citing: dict[str, set] = {}
         for a in adapters:
@@ -331,7 +366,16 @@ class Related:
     def product_origin(self, adapter_id: str, platform: str, adapter: Mapping[str, Any] | None = None) -> frozenset:
         """What a product's verdict on a platform rests on, as origin roots: the product (with the records marked
         as possibly the same product) and the sources its reports there cite."""
-        record = adapter if adapter is not None else self.adapters[adapter_id]
+        if adapter is not None and adapter is not self.adapters.get(adapter_id):
+            return self._product_origin(adapter_id, platform, adapter)
+        if self._parent is not None and adapter_id not in self._changed:
+            return self._parent.product_origin(adapter_id, platform)  # a leave-one-out context: unchanged
+        key = (adapter_id, platform)
+        if key not in self._product_origins:
+            self._product_origins[key] = self._product_origin(adapter_id, platform, self.adapters[adapter_id])
+        return self._product_origins[key]
+
+    def _product_origin(self, adapter_id: str, platform: str, record: Mapping[str, Any]) -> frozenset:
         hosts = set(PLATFORMS[platform]["hosts"])
         find = self.origins.find
         return frozenset([find(f"product:{adapter_id}")] + [
@@ -457,16 +501,32 @@ class Related:
 
     def _group(self, members: Sequence[str], platform: str, question: str, cache_key: Any) -> dict[str, list[str]]:
         """direction -> member ids whose verdict on `platform` says it; worked out once per group (a chip's group
-        can hold thousands of products)."""
+        can hold thousands of products). A leave-one-out context takes its parent's group, the same lists, unless
+        one of the few products it changed is a member and now says something else there."""
         key = (cache_key, platform, question)
         if key not in self._groups:
+            parent = self._parent
+            if parent is not None and not any(
+                    self._class(m, platform, question) != parent._class(m, platform, question)
+                    and self._member_of(m, members, cache_key) for m in self._changed):
+                self._groups[key] = parent._group(members, platform, question, cache_key)
+                return self._groups[key]
             groups: dict[str, list[str]] = {}
             for member in members:
                 cls = self._class(member, platform, question)
                 if cls:
                     groups.setdefault(cls, []).append(member)
+            for listed in groups.values():
+                self._member_sets[id(listed)] = (listed, frozenset(listed))
             self._groups[key] = groups
         return self._groups[key]
+
+    def _member_of(self, adapter_id: str, members: Sequence[str], cache_key: Any) -> bool:
+        """Whether a product is one of a group's members: a chip's by its record (the group can be large), an
+        ID's (a short list) by looking."""
+        if cache_key[0] == "chip":
+            return self.adapters[adapter_id].get("chipset") == cache_key[1]
+        return adapter_id in members
 
     def _group_items(self, groups: Mapping[str, list[str]], skip: Iterable[str], platform: str, tier: int, kind: str,
                      what_they_share: str, link: dict[str, Any]) -> list[Item]:
@@ -496,8 +556,11 @@ class Related:
     def _member_set(self, members: list[str]) -> frozenset:
         key = id(members)
         cached = self._member_sets.get(key)
-        if cached is None or cached[0] is not members:
-            cached = self._member_sets[key] = (members, frozenset(members))
+        if cached is not None and cached[0] is members:
+            return cached[1]
+        if self._parent is not None:  # a list a leave-one-out context did not make is one of its parent's groups
+            return self._parent._member_set(members)
+        cached = self._member_sets[key] = (members, frozenset(members))
         return cached[1]
 
     def same_id_items(self, adapter_id: str, ids: Sequence[Mapping[str, Any]], platform: str, question: str,
@@ -562,6 +625,14 @@ class Related:
 
     def items_for(self, adapter: Mapping[str, Any], verdict: AdapterVerdict, platform: str, question: str,
                   hidden_urls: Iterable[str] = ()) -> list[Item]:
+        """Every piece of related evidence: the chip's (`chip_items`) after the rest (`other_items`). Their order
+        matters only among items decide() sorts alike, and those are of one kind, so in one of the two lists."""
+        return self.other_items(adapter, verdict, platform, question, hidden_urls) + self.chip_items(adapter, platform, question)
+
+    def other_items(self, adapter: Mapping[str, Any], verdict: AdapterVerdict, platform: str, question: str,
+                    hidden_urls: Iterable[str] = ()) -> list[Item]:
+        """The related evidence but the chip's: Linux's table, the same product elsewhere, the same USB IDs here and
+        on the related platforms, distributions, linux-hardware.org."""
         ids = adapter.get("usb_ids", [])
         items: list[Item] = []
         if question == "uas":
@@ -572,18 +643,21 @@ class Related:
             items += self.same_id_items(adapter["id"], [usb_id], platform, question, tier)
         if question == "uas":
             items += self.distribution_items(ids, platform, hidden_urls)
-        sharing = {other for usb_id in ids for other, _ in self.by_id.get(f"{usb_id['vid']}:{usb_id['pid']}", [])}
-        items += self.same_chip_items(adapter["id"], adapter.get("chipset"), platform, question, 3, skip=sharing)
-        related = RELATED_PLATFORMS.get(platform, ())  # the schema's `related` (x-uasdb-platforms)
-        for other in related:
-            for item in (self.same_id_items(adapter["id"], ids, other, question, 4)
-                         + self.same_chip_items(adapter["id"], adapter.get("chipset"), other, question, 4, skip=sharing)):
-                why = CROSSING.get((other, platform))
-                because = f" ({why})" if why else ""
-                items.append(Item(4, item.direction, item.kind, item.text + because, item.link,
-                                  (item.summary or item.text) + because, origins=item.origins))
+        for other in RELATED_PLATFORMS.get(platform, ()):  # the schema's `related` (x-uasdb-platforms)
+            items += [_elsewhere(item, other, platform) for item in self.same_id_items(adapter["id"], ids, other, question, 4)]
         if question == "uas":
             items += self.linuxhw_items(ids, platform)
+        return items
+
+    def chip_items(self, adapter: Mapping[str, Any], platform: str, question: str) -> list[Item]:
+        """The related evidence of the same bridge chip, here and on the related platforms, less the products that
+        share a USB ID with this one (their items say it already)."""
+        ids = adapter.get("usb_ids", [])
+        sharing = {other for usb_id in ids for other, _ in self.by_id.get(f"{usb_id['vid']}:{usb_id['pid']}", [])}
+        items = self.same_chip_items(adapter["id"], adapter.get("chipset"), platform, question, 3, skip=sharing)
+        for other in RELATED_PLATFORMS.get(platform, ()):
+            items += [_elsewhere(item, other, platform) for item in
+                      self.same_chip_items(adapter["id"], adapter.get("chipset"), other, question, 4, skip=sharing)]
         return items
 
     def expect(self, adapter: Mapping[str, Any], verdict: AdapterVerdict, platform: str, question: str,
@@ -626,31 +700,42 @@ class Related:
         keys = {source_key(r["source"]["url"]) for twin in twins for r in self.adapters[twin].get("reports", [])
                 if r.get("host") in hosts and (r.get("source") or {}).get("url")}
         touched = set(twins) | {a for key in keys for a in self.citing.get(key, ())}
-        clone = copy.copy(self)
-        clone.adapters, clone.verdicts = dict(self.adapters), dict(self.verdicts)
+        # Only the touched products change: the context reads the rest from this one (`_Overlay`, `_parent`).
+        records: dict[str, Mapping[str, Any]] = {}
+        verdicts: dict[str, AdapterVerdict] = {}
         for other in sorted(touched):
             record = self.adapters[other]
             kept = [r for r in record.get("reports", [])
                     if not (other in twins and r.get("host") in hosts)
                     and source_key((r.get("source") or {}).get("url") or "-") not in keys]
             if len(kept) != len(record.get("reports", [])):
-                clone.adapters[other] = dict(record, reports=kept)
+                records[other] = dict(record, reports=kept)
                 if other != adapter_id:  # the hidden product's verdicts elsewhere stay: only this cell is graded
-                    clone.verdicts[other] = adapter_verdict(clone.adapters[other])
-        if adapter_id not in touched or clone.adapters[adapter_id] is self.adapters[adapter_id]:
-            clone.adapters[adapter_id] = dict(self.adapters[adapter_id], reports=[
+                    verdicts[other] = adapter_verdict(records[other])
+        if adapter_id not in records:
+            records[adapter_id] = dict(self.adapters[adapter_id], reports=[
                 r for r in self.adapters[adapter_id].get("reports", []) if r.get("host") not in hosts])
+        clone = copy.copy(self)
+        clone.adapters, clone.verdicts = _Overlay(self.adapters, records), _Overlay(self.verdicts, verdicts)
         find = self.origins.find
         hidden_roots = {find(f"src:{key}") for key in keys}
-        clone.shipped = {key: [(d, e) for d, e in pairs if find(_entry_node(d, e)) not in hidden_roots]
-                         for key, pairs in self.shipped.items()}
-        clone._classes, clone._groups, clone._member_sets = {}, {}, {}
-        clone._parent, clone._changed = self, frozenset(a for a in clone.adapters if clone.adapters[a] is not self.adapters[a])
+        filtered = {key for root in hidden_roots for key in self.shipped_by_root.get(root, ())}
+        if filtered:
+            clone.shipped = dict(self.shipped)
+            for key in filtered:
+                clone.shipped[key] = [(d, e) for d, e in self.shipped[key] if find(_entry_node(d, e)) not in hidden_roots]
+        clone._classes, clone._groups, clone._member_sets, clone._product_origins = {}, {}, {}, {}
+        clone._parent, clone._changed = self, frozenset(records)
         clone._evaluation, clone._policy, clone._policy_set = None, None, True  # graded raw, never published
         return clone, clone.adapters[adapter_id], sorted(keys)
 
     def expect_for_id(self, usb_id: Mapping[str, Any], platform: str, question: str = "uas") -> Expectation:
-        """An ID-level expectation: what the ID's products, the kernel, distributions and chips say."""
+        """An ID-level expectation: what the ID's products, the kernel, distributions and chips say, held to what
+        the evaluation supports (apply_policy)."""
+        return apply_policy(self.raw_expect_for_id(usb_id, platform, question), self.policy)
+
+    def raw_expect_for_id(self, usb_id: Mapping[str, Any], platform: str, question: str = "uas") -> Expectation:
+        """expect_for_id before the evaluation's policy."""
         ids = [usb_id]
         key = f"{usb_id['vid']}:{usb_id['pid']}"
         items = self.kernel_items(ids, platform) if question == "uas" else []
@@ -661,7 +746,7 @@ class Related:
         if question == "uas":
             items += self.distribution_items(ids, platform)
             items += self.linuxhw_items(ids, platform)
-        return apply_policy(decide(platform, question, items), self.policy)
+        return decide(platform, question, items)
 
 
 PIS = ("pi4", "pi5")
@@ -725,9 +810,42 @@ def origin_groups(items: list[Item]) -> list[frozenset]:
     return [frozenset(g) for _, g in sorted(groups.items())]
 
 
+def _traced_groups(items: list[Item]) -> list[set]:
+    """origin_groups of the items whose origins are traced. An untraced item's origins are atoms of their own
+    (`untraced:<n>:<k>`) that merge with nothing, so origin_groups is these plus one group per untraced atom."""
+    uf = _UnionFind()
+    atoms = [atom for item in items if item.origins is not None for atom in item.origins]
+    for atom in atoms:
+        ordered = sorted(atom)
+        for key in ordered:
+            uf.union(ordered[0], key)
+    groups: dict[str, set] = {}
+    for atom in atoms:
+        for key in atom:
+            groups.setdefault(uf.find(key), set()).add(key)
+    return list(groups.values())
+
+
 def source_count(items: list[Item]) -> int:
-    """How many independent origins these items are (origin_groups)."""
-    return len(origin_groups(items))
+    """How many independent origins these items are: len(origin_groups(items)), without spelling out an untraced
+    item's `count` atoms (a chip's group can hold thousands of products)."""
+    return len(_traced_groups(items)) + sum(max(1, item.link.get("count", 1)) for item in items if item.origins is None)
+
+
+@functools.lru_cache(maxsize=256)
+def _untraced_labels(count: int) -> list[str]:
+    return sorted(f"untraced:0:{k}" for k in range(count))
+
+
+def origin_labels(items: list[Item]) -> list[str]:
+    """sorted(min(g) for g in origin_groups(items)), the labels evaluate() keeps per cell and per item.
+    One untraced item (a chip's group) gets the one list its count spells, shared between every cell that has it,
+    which nobody changes: per item and cell, the labels cost a chip's group size in memory otherwise."""
+    if len(items) == 1 and items[0].origins is None:
+        return _untraced_labels(max(1, items[0].link.get("count", 1)))
+    return sorted([min(group) for group in _traced_groups(items)]
+                  + [f"untraced:{n}:{k}" for n, item in enumerate(items) if item.origins is None
+                     for k in range(max(1, item.link.get("count", 1)))])
 
 
 def opposite(a: str, b: str) -> bool:
@@ -791,46 +909,77 @@ def lead_kind(expectation: Expectation, platform: str) -> str | None:
     return lead
 
 
-def _origin_label(group: frozenset) -> str:
-    return min(group)
-
-
 def evaluate(related: Related) -> dict[str, Any]:
     """Leave-one-out: for every product and platform with a counted verdict an expectation can match, hide that
     product's reports on that platform and every copy of them (`Related.without`), expect from everything else
     (`raw_expect`, before any policy), and compare. Each cell keeps its items and their origins, so every figure
     can be audited. Shares are 0..1."""
-    cells = []
-    for adapter_id in sorted(related.adapters):
-        verdict = related.verdicts[adapter_id]
-        for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
-            for platform in platforms:
-                pv = (verdict.uas if question == "uas" else verdict.boot)[platform]
-                # Judged against what is known well: a success used at 5 Gbit/s, a failure shown (a bind-only
-                # snapshot is itself too thin to grade a guess against).
-                truth = transferable_uas_class(pv) if question == "uas" else boot_class(pv)
-                if truth is None:
-                    continue
+    return summarise([cell for adapter_id in sorted(related.adapters) for cell in product_cells(related, adapter_id)])
+
+
+def product_cells(related: Related, adapter_id: str) -> list[dict[str, Any]]:
+    """One product's cells of the leave-one-out evaluation (evaluate), in the order evaluate lists them."""
+    contexts: dict[str, tuple[Related, Mapping[str, Any]]] = {}
+    return cells_from_pieces(related, adapter_id, cell_pieces(related, adapter_id, contexts), contexts)
+
+
+# A graded cell before its chip's items: platform, question, the truth, the hidden sources, the other items.
+CellPiece = tuple[str, str, str, list[str], list[Item]]
+
+
+def cell_pieces(related: Related, adapter_id: str, contexts: dict[str, tuple[Related, Mapping[str, Any]]] | None = None
+                ) -> list[CellPiece]:
+    """One product's graded cells, each with the evidence but the chip's (`Related.other_items`) in its
+    leave-one-out context; `contexts` keeps the contexts (one per platform) for cells_from_pieces."""
+    contexts = {} if contexts is None else contexts
+    pieces = []
+    own: dict[str, tuple[list[str], AdapterVerdict]] = {}
+    verdict = related.verdicts[adapter_id]
+    for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
+        for platform in platforms:
+            pv = (verdict.uas if question == "uas" else verdict.boot)[platform]
+            # Judged against what is known well: a success used at 5 Gbit/s, a failure shown (a bind-only
+            # snapshot is itself too thin to grade a guess against).
+            truth = transferable_uas_class(pv) if question == "uas" else boot_class(pv)
+            if truth is None:
+                continue
+            if platform not in own:  # one context per platform, for its UAS and its boot cell
                 context, hidden, keys = related.without(adapter_id, platform)
+                contexts[platform] = (context, hidden)
                 # Its verdicts elsewhere, less any report citing a hidden source (a copy of what is hidden).
-                own = adapter_verdict(hidden)
-                expectation = context.raw_expect(hidden, own, platform, question)
-                if expectation.basis and expectation.basis[0].tier == 0:
-                    continue  # the kernel's table for today's Linux, not a guess: older reports cannot grade it
-                roles = {id(i): role(i, platform, question) for i in expectation.basis}
-                deciding = [i for i in expectation.basis if roles[id(i)] in ("decide", "counter")]
-                cells.append({"adapter": adapter_id, "platform": platform, "question": question, "truth": truth,
-                              "state": expectation.state, "expected": expectation.verdict,
-                              "confidence": expectation.confidence,
-                              "lead": lead_kind(expectation, platform) if expectation.state == "expected" else None,
-                              "hidden_sources": keys,
-                              "origins": sorted(_origin_label(g) for g in origin_groups(deciding)),
-                              "items": [{"kind": i.kind, "direction": i.direction, "role": roles[id(i)],
-                                         "text": i.text,
-                                         "origins": sorted(_origin_label(g) for g in origin_groups([i]))}
-                                        for i in expectation.basis],
-                              "basis": [i.text for i in expectation.basis]})
-    return summarise(cells)
+                own[platform] = (keys, adapter_verdict(hidden))
+            context, hidden = contexts[platform]
+            keys, verdict_there = own[platform]
+            pieces.append((platform, question, truth, keys, context.other_items(hidden, verdict_there, platform, question)))
+    return pieces
+
+
+def cells_from_pieces(related: Related, adapter_id: str, pieces: Sequence[CellPiece],
+                      contexts: dict[str, tuple[Related, Mapping[str, Any]]] | None = None) -> list[dict[str, Any]]:
+    """The graded cells, each decided from its piece and its chip's items in its leave-one-out context (made
+    again where `contexts` has none: without() is cheap, it is the other items that cost)."""
+    contexts = {} if contexts is None else contexts
+    cells = []
+    for platform, question, truth, keys, others in pieces:
+        if platform not in contexts:
+            contexts[platform] = related.without(adapter_id, platform)[:2]
+        context, hidden = contexts[platform]
+        expectation = decide(platform, question, others + context.chip_items(hidden, platform, question))
+        if expectation.basis and expectation.basis[0].tier == 0:
+            continue  # the kernel's table for today's Linux, not a guess: older reports cannot grade it
+        roles = {id(i): role(i, platform, question) for i in expectation.basis}
+        deciding = [i for i in expectation.basis if roles[id(i)] in ("decide", "counter")]
+        cells.append({"adapter": adapter_id, "platform": platform, "question": question, "truth": truth,
+                      "state": expectation.state, "expected": expectation.verdict,
+                      "confidence": expectation.confidence,
+                      "lead": lead_kind(expectation, platform) if expectation.state == "expected" else None,
+                      "hidden_sources": keys,
+                      "origins": origin_labels(deciding),
+                      "items": [{"kind": i.kind, "direction": i.direction, "role": roles[id(i)],
+                                 "text": i.text, "origins": origin_labels([i])}
+                                for i in expectation.basis],
+                      "basis": [i.text for i in expectation.basis]})
+    return cells
 
 
 def _share(n: int, d: int) -> float | None:
@@ -868,8 +1017,8 @@ def summarise(cells: list[dict[str, Any]]) -> dict[str, Any]:
                               "agreement": _share(sum(c["expected"] == c["truth"] for c in at), len(at))}
         truths = [c["truth"] for c in subset]
         majority = max(sorted(set(truths)), key=truths.count) if truths else None
-        matrix = {t: {a: n for a in ANSWERS if (n := sum(1 for c in subset if c["truth"] == t and _answer(c) == a))}
-                  for t in sorted(set(truths))}
+        pairs = Counter((c["truth"], _answer(c)) for c in subset)  # one pass, not one per truth and answer
+        matrix = {t: {a: pairs[t, a] for a in ANSWERS if pairs[t, a]} for t in sorted(set(truths))}
         by_direction = {}
         for d in sorted({c["expected"] for c in expected}):
             at = [c for c in expected if c["expected"] == d]
@@ -968,18 +1117,35 @@ def open_cells(verdict: AdapterVerdict) -> list[tuple[str, str]]:
     return cells
 
 
-def expectations(adapter: Mapping[str, Any], verdict: AdapterVerdict, related: Related) -> dict[str, dict[str, Any]]:
-    """{"uas": {platform: expectation}, "boot": {...}} for the open cells of one product."""
+# What expectations() worked out, for coverage() to count: (product, platform, question) -> (read_fields, state).
+Known = dict[tuple[str, str, str], tuple[tuple, str]]
+
+
+def read_fields(adapter: Mapping[str, Any]) -> tuple:
+    """What the expectations read of a product's record or page entry: its IDs, chip and reports' hosts and
+    sources (items_for, product_origin). Two with the same fields get the same expectations."""
+    return (adapter.get("usb_ids"), adapter.get("chipset"),
+            [(r.get("host"), (r.get("source") or {}).get("url")) for r in adapter.get("reports", [])])
+
+
+def expectations(adapter: Mapping[str, Any], verdict: AdapterVerdict, related: Related,
+                 known: Known | None = None) -> dict[str, dict[str, Any]]:
+    """{"uas": {platform: expectation}, "boot": {...}} for the open cells of one product; each one's state kept in
+    `known`."""
     out: dict[str, dict[str, Any]] = {"uas": {}, "boot": {}}
     for platform, question in open_cells(verdict):
-        out[question][platform] = related.expect(adapter, verdict, platform, question).as_dict()
+        expectation = related.expect(adapter, verdict, platform, question)
+        if known is not None:
+            known[adapter["id"], platform, question] = (read_fields(adapter), expectation.state)
+        out[question][platform] = expectation.as_dict()
     return out
 
 
-def coverage(related: Related) -> dict[str, Any]:
+def coverage(related: Related, known: Known | None = None) -> dict[str, Any]:
     """Per platform, the share of products with a verdict from reports (any, hearsay included), an expectation,
     or an explicit "related evidence disagrees": what a reader of each product page gets. A product with a
-    verdict is counted as such even when an expectation is shown beside an unverified one."""
+    verdict is counted as such even when an expectation is shown beside an unverified one. What `known` holds for
+    a product whose page entry reads as its record is not worked out again."""
     result = {}
     for question, platforms in (("uas", UAS_PLATFORMS), ("boot", BOOT_PLATFORMS)):
         for platform in platforms:
@@ -991,7 +1157,9 @@ def coverage(related: Related) -> dict[str, Any]:
                 if pv.verdict != "untested":  # from reports, hearsay ("Likely …") and fixed failures included
                     counts["verdict"] += 1
                     continue
-                counts[related.expect(adapter, verdict, platform, question).state] += 1
+                seen = known.get((adapter_id, platform, question)) if known else None
+                counts[seen[1] if seen is not None and seen[0] == read_fields(adapter)
+                       else related.expect(adapter, verdict, platform, question).state] += 1
             answered = counts["verdict"] + counts["expected"] + counts["disagree"]
             result[f"{question}:{platform}"] = dict(counts, share=_share(answered, counts["products"]))
     return result
@@ -1148,9 +1316,10 @@ def with_expectations(site: Mapping[str, Any], records: list[dict[str, Any]], ve
     except ReferenceDataError:
         kernel, linuxhw = None, None
     related = Related(records, verdict_by_id, kernel, distributions, linuxhw, chipsets)
-    adapters = [dict(adapter, expected=expectations(adapter, verdict_by_id[adapter["id"]], related))
+    known: Known = {}
+    adapters = [dict(adapter, expected=expectations(adapter, verdict_by_id[adapter["id"]], related, known))
                 for adapter in site["adapters"]]
     usb = {key: dict(slot, expected={p: related.expect_for_id(slot, p).as_dict() for p in UAS_PLATFORMS
                                      if ((slot.get("verdict") or {}).get(p) or {}).get("verdict", "untested") == "untested"})
            for key, slot in site["usb"].items()}
-    return dict(site, adapters=adapters, usb=usb, expectation_evaluation=evaluation_page(related.evaluation, coverage(related)))
+    return dict(site, adapters=adapters, usb=usb, expectation_evaluation=evaluation_page(related.evaluation, coverage(related, known)))

@@ -14,14 +14,18 @@ from typing import Any
 
 from ..records import cache as content_cache
 from . import expectations
+from .expectations_memo import Memo
 
 
 def with_expectations(site: Mapping[str, Any], records: list[dict[str, Any]], verdict_by_id: dict[str, Any],
                       distributions: list[dict[str, Any]], chipsets: list[dict[str, Any]],
-                      kept: bool = True) -> dict[str, Any]:
+                      kept: bool = True, memo: Memo | None = None) -> dict[str, Any]:
     """expectations.with_expectations, or the same result from the cache. The verdicts are worked out from the
     records alone, so the records stand for them in the key. `kept=False` skips the cache: the watcher exports
-    after an edit, when the inputs are new, and keying them (encoding the catalog) would only add to the wait."""
+    after an edit, when the inputs are new, and keying them (encoding the catalog) would only add to the wait;
+    it passes its `memo` instead (expectations_memo.py), which works out again only the parts an edit touched."""
+    if memo is not None:
+        return memo.with_expectations(site, records, verdict_by_id, distributions, chipsets)
     store = content_cache.store() if kept else None
     key = _key(store, site, records, distributions, chipsets) if store else None
     known = from_entry(site, store.get(key)) if store and key else None
