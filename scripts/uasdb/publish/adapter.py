@@ -42,10 +42,22 @@ class BuildCache:
         return known
 
 
+# One object for each distinct "untested" platform verdict (no reports on that platform), shared by every adapter
+# that has it: most adapters have reports on a few of the schema's platforms, and at 10,000 products the copies
+# of the same dozen answers were 120 MB. Keyed by repr, which tells 1 from 1.0 and a list from a tuple. Like
+# everything BuildCache keeps, nothing downstream changes them in place.
+_UNTESTED: dict[str, dict[str, Any]] = {}
+
+
+def _shared_untested(platforms: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {name: _UNTESTED.setdefault(repr(v), v) if v["verdict"] == "untested" else v for name, v in platforms.items()}
+
+
 def _adapter_parts(record: Record) -> tuple[str, Any, dict[str, Any], str, list[dict[str, Any]], str]:
     data = record.data
     verdict = adapter_verdict(data)
     as_dict = verdict.as_dict()
+    as_dict["uas"], as_dict["boot"] = _shared_untested(as_dict["uas"]), _shared_untested(as_dict["boot"])
     as_dict["readings"] = verdict.readings(len(data.get("reports", [])))
     first_id = next(iter(data.get("usb_ids", [])), None)
     query = report_query(usb_id=usb_key(first_id["vid"], first_id["pid"]) if first_id else None,
