@@ -177,6 +177,16 @@ def chip_unknown(adapter: Mapping[str, Any]) -> dict[str, Any] | None:
             "commands": [lsusb, "python3 probe.py --handle YOUR-GITHUB-NAME"]}
 
 
+def search_filters(adapter: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Pagefind's filters of the product's page, in the order the page lists them (common.json gathers the values
+    every page offers)."""
+    verdict = adapter["verdict"]
+    return [{"key": k, "value": v} for k, v in (
+        ("chipset", adapter.get("chipset_name") or "Not known"), ("interface", adapter["drive_label"]),
+        ("vendor", adapter["vendor_label"]), ("pi4_uas", verdict["uas"]["pi4"]["short"]),
+        ("pi4_boot", verdict["boot"]["pi4"]["short"]))]
+
+
 def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     verdict = adapter["verdict"]
     platforms = catalog["platforms"]
@@ -203,12 +213,7 @@ def page(adapter: Mapping[str, Any], catalog: Mapping[str, Any], chipsets: Mappi
             boxes += 1
     return {
         "verdict_rows": rows,
-        # Pagefind's filters, in the order the page lists them.
-        "search": {"filters": [{"key": k, "value": v} for k, v in (
-                       ("chipset", adapter.get("chipset_name") or "Not known"), ("interface", adapter["drive_label"]),
-                       ("vendor", adapter["vendor_label"]), ("pi4_uas", verdict["uas"]["pi4"]["short"]),
-                       ("pi4_boot", verdict["boot"]["pi4"]["short"]))],
-                   "badges": ";".join(badges)},
+        "search": {"filters": search_filters(adapter), "badges": ";".join(badges)},
         "chipset": {"id": chip["id"], "name": chip["name"], "maker": chip["maker"]} if chip else None,
         "chip_unknown": chip_unknown(adapter),
         "usb_ids": usb_ids,

@@ -167,8 +167,7 @@ def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache
         site = with_answers(site, verdict_by_id, only=pages_of)
         return dict(site, adapters=with_pages(site, pages_of))
     site = with_answers(site, verdict_by_id)
-    site = _with_page_facts(site, chipsets, verdict_by_id)
-    return dict(site, adapters=with_pages(site))
+    return _with_page_facts(site, chipsets, verdict_by_id)  # each product's page is made as its file is written
 
 
 def _previous_expectations(site: dict[str, Any], previous: Mapping[str, Any]) -> dict[str, Any] | None:
