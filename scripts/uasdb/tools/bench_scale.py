@@ -60,8 +60,8 @@ def _watcher_unchanged(data: Path, out: Path) -> float:
     serve` does on a save that changed nothing): it hashes the inputs, finds the digest it kept, and stops. The
     state is given that digest directly; a first export in this process would add minutes and change nothing of
     what is timed."""
-    from ..publish.watch import State, refresh
     from ..publish.export import inputs_digest
+    from ..publish.watch import State, refresh
     state = State()
     state.inputs = inputs_digest([data])
     started = time.perf_counter()
