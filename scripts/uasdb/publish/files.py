@@ -259,6 +259,53 @@ class SpooledParts:
         yield self._tail
 
 
+# The API files that list the whole catalog (tens of MB at 10,000 products; evaluation.json 90 MB). `_dumps` makes
+# such a text out of millions of small strings held at once, three to four times the text's size (330 MB for
+# evaluation.json): these are encoded a part at a time instead (`Encoded`).
+WHOLE_CATALOG_FILES = {"adapter-rows.json", "usb.json", "quirk-index.json", "lists.json", "evaluation.json",
+                       "kernel.json", "wanted.json", "distributions.json", "usbids.json"}
+
+
+MANY = 64  # items: a container with more, or holding one with more, is opened up by json_pieces
+
+
+def json_pieces(value: Any, depth: int = 5, top: int = 2) -> Iterator[str]:
+    """`_dumps(value)` in pieces: the `top` levels (the envelope and the result) and, below them down to `depth`
+    levels, every container with more than MANY items or holding one are opened up and their items encoded one by
+    one, the rest whole. Joined, the pieces are exactly `_dumps(value)` (a dict with a key that is not text, which
+    JSON writes as text, is encoded whole)."""
+    if not (depth and value and isinstance(value, (dict, list, tuple)) and (top > 0 or _large(value))) or (
+            isinstance(value, dict) and not all(isinstance(key, str) for key in value)):
+        yield _dumps(value)
+    elif isinstance(value, dict):
+        for n, (key, item) in enumerate(value.items()):
+            yield ("," if n else "{") + _dumps(key) + ":"
+            yield from json_pieces(item, depth - 1, top - 1)
+        yield "}"
+    else:
+        for n, item in enumerate(value):
+            yield "," if n else "["
+            yield from json_pieces(item, depth - 1, top - 1)
+        yield "]"
+
+
+def _large(value: dict | list | tuple) -> bool:
+    return len(value) > MANY or (isinstance(value, dict) and any(
+        isinstance(item, (dict, list, tuple)) and len(item) > MANY for item in value.values()))
+
+
+class Encoded:
+    """A JSON file's text (`payload` and a newline) in pieces (`json_pieces`), made anew each time it is read:
+    `export.write` reads it twice when the file on disk differs, once to compare and once to write."""
+
+    def __init__(self, payload: Any) -> None:
+        self._payload = payload
+
+    def __iter__(self) -> Iterator[str]:
+        yield from json_pieces(self._payload)
+        yield "\n"
+
+
 def adapter_file(adapter_id: str, core: str, page: str, generated_at: str) -> tuple[str, list[str]]:
     """A product page's model and API file, api/v1/adapters/<id>.json: the adapter's JSON text without its page
     (as adapters.json holds it) with the page's text added."""
@@ -287,7 +334,9 @@ def export_files(catalog: dict[str, Any], generated_at: str,
         memo.start()
     dumps = memo.dumps if memo is not None else (lambda key, payload, fingerprint=None: _dumps(payload))
 
-    def as_json(path: str, payload: Any, folder: str = API) -> tuple[str, list[str]]:
+    def as_json(path: str, payload: Any, folder: str = API) -> tuple[str, Iterable[str]]:
+        if memo is None and path in WHOLE_CATALOG_FILES:
+            return f"{folder}/{path}", Encoded(_wrap(payload, generated_at))
         return f"{folder}/{path}", [dumps(path, _wrap(payload, generated_at)), "\n"]
 
     chipsets = {c["id"]: c for c in catalog["chipsets"]}
