@@ -43,9 +43,9 @@ class BuildCache:
 
 
 # One object for each distinct "untested" platform verdict (no reports on that platform), shared by every adapter
-# that has it: most adapters have reports on a few of the schema's platforms, and at 10,000 products the copies
-# of the same dozen answers were 120 MB. Keyed by repr, which tells 1 from 1.0 and a list from a tuple. Like
-# everything BuildCache keeps, nothing downstream changes them in place.
+# that has it: most adapters have reports on a few of the schema's platforms, and the copies of the same answer
+# were half of the verdicts' memory (29.5 → 15.9 MiB for 1,000 synthetic products). Keyed by repr, which tells 1
+# from 1.0 and a list from a tuple. Like everything BuildCache keeps, nothing downstream changes them in place.
 _UNTESTED: dict[str, dict[str, Any]] = {}
 
 
