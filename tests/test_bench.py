@@ -37,3 +37,22 @@ def test_quick_benchmark_runs_and_writes_its_report(tmp_path):
     assert "| `export.py:" in limits and "| `adapters/page.html` | 60 |" in limits
     svg = (tmp_path / "benchmarks.svg").read_text()
     assert svg.startswith("<svg") and svg.count("<polyline") == 7
+
+
+def test_scale_mode_times_each_step_of_three_builds_against_the_floor():
+    """`uasdb bench --scale N` (tools/bench_scale.py): the cold build, one with a record changed and one with
+    nothing changed, each step with its time and peak, the floor from the same run, and the issue's targets."""
+    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts"))
+    result = subprocess.run([sys.executable, "-m", "uasdb.tools.bench", "--scale", "20"],
+                            capture_output=True, text=True, env=env, timeout=900)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    text = result.stdout
+    assert re.search(r"Scale: 20 synthetic products, \d+ pages; load average [0-9./]+ → [0-9./]+", text)
+    for build in ("cold", "one record changed", "nothing changed"):
+        assert re.search(rf"^\| {build} \| [0-9.]+ \(\d+\) \| [0-9.]+ \(\d+\) \| [0-9.]+ \(\d+\) \| [0-9.]+ \| [0-9.]+× \|$",
+                         text, re.M), text
+    assert re.search(r"Floors measured in the same run: hugo-floor [0-9.]+ s \(\d+ MiB\), parse-yaml", text)
+    assert re.search(r"The record changed: synthetic-adapter-\d+ \(a note\)", text)
+    for step in ("export", "hugo", "pagefind"):
+        assert re.search(rf"- peak of {step}: \d+ MiB \(target ≤ 1024 MiB\) — (met|MISSED)", text)
+    assert re.search(r"- nothing changed, the watcher's refresh .*: [0-9.]+ s \(target ≤ 0.5 s\)", text)

@@ -26,4 +26,6 @@ Fields a record has are kept as they are; what the export works out for a page s
 files of their own), so raw and computed never mix. Templates only print what a model holds, and the content
 adapter (site/content/_content.gotmpl) makes each page from data/pages.json, passing the address of its model.
 `files.export_files` yields every file; the watcher behind `make serve` writes only those whose text changed.
+It makes each product's page as it writes that product's file, and keeps adapters.json's pieces in a temporary
+file, so that neither is held for every product at once (at 10,000 products, 60 MB and 240 MB).
 """

@@ -20,6 +20,7 @@ from ..verdicts.engine import (
     VERDICT_SHORT,
     VERDICT_TEXT,
 )
+from .adapter import search_filters
 from .rows import ROW_COLUMNS
 
 # How the site names each `host` of the schema's enum.
@@ -54,7 +55,7 @@ def common(catalog: Mapping[str, Any], generated_at: str) -> dict[str, Any]:
     kernel = catalog.get("kernel") or {}
     filters: dict[str, set] = {"chipset": set(), "interface": set(), "vendor": set(), "pi4_uas": set(), "pi4_boot": set()}
     for adapter in catalog["adapters"]:
-        for pair in adapter["page"]["search"]["filters"]:
+        for pair in search_filters(adapter):
             filters[pair["key"]].add(pair["value"])
     return {
         "generated_at": generated_at,

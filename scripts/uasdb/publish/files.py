@@ -6,7 +6,8 @@ import csv
 import html
 import io
 import json
-from collections.abc import Collection, Iterator, Mapping
+import tempfile
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +39,13 @@ API = "api/v1"
 PUBLISHED_API = "static/api/v1"
 
 
-def with_pages(catalog: Mapping[str, Any], only: Collection[str] | None = None) -> list[dict[str, Any]]:
-    """The catalog's adapters, each with its `page` (publish/adapter.py): made once the catalog is complete.
-    With `only`, just those adapters (the watcher's first phase, which writes their files alone)."""
+def with_pages(catalog: Mapping[str, Any], only: Collection[str]) -> list[dict[str, Any]]:
+    """These adapters of the catalog, each with its `page` (publish/adapter.py), for the watcher's first phase,
+    which writes their files alone. A full export makes each page as it writes the product's file (export_files)
+    and holds none after: at 10,000 products they are 60 MB."""
     chipsets = {c["id"]: c for c in catalog["chipsets"]}
     return [dict(adapter, page=adapter_page.page(adapter, catalog, chipsets)) for adapter in catalog["adapters"]
-            if only is None or adapter["id"] in only]
+            if adapter["id"] in only]
 
 
 RELATED_PER_VENDOR = 5
@@ -233,17 +235,114 @@ class EncodeMemo:
         return text
 
 
+# Where already-encoded JSON goes into an envelope (_spliced); cannot occur in data: the loader refuses control
+# characters.
+ADAPTERS_PLACEHOLDER = "\u0000adapters\u0000"
+
+
+class Spool:
+    """The texts of adapters.json's items, in order, kept in an unnamed temporary file rather than in memory
+    (hundreds of MB at 10,000 products), and read back as that file's pieces (`joined`) as often as the writer
+    reads them: `export.write` compares them with the file on disk, then writes them."""
+
+    CHUNK = 1 << 20  # characters read back at a time
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")
+        self._count = 0
+
+    def __enter__(self) -> Spool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._file.close()
+
+    def add(self, text: str) -> None:
+        self._file.write("," + text if self._count else text)
+        self._count += 1
+
+    def joined(self, head: str, tail: str) -> SpooledParts:
+        return SpooledParts(self, head, tail)
+
+    def read_all(self) -> Iterator[str]:
+        self._file.flush()
+        self._file.seek(0)
+        while chunk := self._file.read(self.CHUNK):
+            yield chunk
+        self._file.seek(0, io.SEEK_END)  # further items are added at the end
+
+
+class SpooledParts:
+    """A file's text in pieces: `head`, every item the spool holds (comma-separated), `tail`. Iterable more than
+    once, each time from the start, while the spool is open (export_files keeps it open until the writer asks
+    for the next file)."""
+
+    def __init__(self, spool: Spool, head: str, tail: str) -> None:
+        self._spool, self._head, self._tail = spool, head, tail
+
+    def __iter__(self) -> Iterator[str]:
+        yield self._head
+        yield from self._spool.read_all()
+        yield self._tail
+
+
+# The API files that list the whole catalog (tens of MB at 10,000 products; evaluation.json 90 MB). `_dumps` makes
+# such a text out of millions of small strings held at once, three to four times the text's size (330 MB for
+# evaluation.json): these are encoded a part at a time instead (`Encoded`).
+WHOLE_CATALOG_FILES = {"adapter-rows.json", "usb.json", "quirk-index.json", "lists.json", "evaluation.json",
+                       "kernel.json", "wanted.json", "distributions.json", "usbids.json"}
+
+
+MANY = 64  # items: a container with more, or holding one with more, is opened up by json_pieces
+
+
+def json_pieces(value: Any, depth: int = 5, top: int = 2) -> Iterator[str]:
+    """`_dumps(value)` in pieces: the `top` levels (the envelope and the result) and, below them down to `depth`
+    levels, every container with more than MANY items or holding one are opened up and their items encoded one by
+    one, the rest whole. Joined, the pieces are exactly `_dumps(value)` (a dict with a key that is not text, which
+    JSON writes as text, is encoded whole)."""
+    if not (depth and value and isinstance(value, (dict, list, tuple)) and (top > 0 or _large(value))) or (
+            isinstance(value, dict) and not all(isinstance(key, str) for key in value)):
+        yield _dumps(value)
+    elif isinstance(value, dict):
+        for n, (key, item) in enumerate(value.items()):
+            yield ("," if n else "{") + _dumps(key) + ":"
+            yield from json_pieces(item, depth - 1, top - 1)
+        yield "}"
+    else:
+        for n, item in enumerate(value):
+            yield "," if n else "["
+            yield from json_pieces(item, depth - 1, top - 1)
+        yield "]"
+
+
+def _large(value: dict | list | tuple) -> bool:
+    return len(value) > MANY or (isinstance(value, dict) and any(
+        isinstance(item, (dict, list, tuple)) and len(item) > MANY for item in value.values()))
+
+
+class Encoded:
+    """A JSON file's text (`payload` and a newline) in pieces (`json_pieces`), made anew each time it is read:
+    `export.write` reads it twice when the file on disk differs, once to compare and once to write."""
+
+    def __init__(self, payload: Any) -> None:
+        self._payload = payload
+
+    def __iter__(self) -> Iterator[str]:
+        yield from json_pieces(self._payload)
+        yield "\n"
+
+
 def adapter_file(adapter_id: str, core: str, page: str, generated_at: str) -> tuple[str, list[str]]:
     """A product page's model and API file, api/v1/adapters/<id>.json: the adapter's JSON text without its page
     (as adapters.json holds it) with the page's text added."""
-    placeholder = "\u0000adapters\u0000"  # cannot occur in data: the loader refuses control characters
     return (f"{API}/adapters/{adapter_id}.json",
-            _spliced(_wrap(placeholder, generated_at), placeholder, [core[:-1], ',"page":', page, "}"]))
+            _spliced(_wrap(ADAPTERS_PLACEHOLDER, generated_at), ADAPTERS_PLACEHOLDER, [core[:-1], ',"page":', page, "}"]))
 
 
 def adapter_files(catalog: Mapping[str, Any], generated_at: str) -> Iterator[tuple[str, list[str]]]:
-    """The product files of the adapters that have their page in `catalog` (all, or those `with_pages` was given),
-    as export_files writes them: the watcher's first phase writes these before the rest of the export."""
+    """The product files of the adapters that have their page in `catalog` (those `with_pages` was given), as
+    export_files writes them: the watcher's first phase writes these before the rest of the export."""
     for adapter in catalog["adapters"]:
         if "page" in adapter:
             yield adapter_file(adapter["id"], _dumps({k: v for k, v in adapter.items() if k != "page"}),
@@ -251,16 +350,20 @@ def adapter_files(catalog: Mapping[str, Any], generated_at: str) -> Iterator[tup
 
 
 def export_files(catalog: dict[str, Any], generated_at: str,
-                 memo: EncodeMemo | None = None) -> Iterator[tuple[str, list[str]]]:
+                 memo: EncodeMemo | None = None) -> Iterator[tuple[str, Iterable[str]]]:
     """Every file of the export as (path relative to OUT, posix; its text in pieces), one file at a time: at
     10,000 adapters the files add up to hundreds of MB, and adapters.json is written piece by piece rather than
-    joined. `write` puts them on disk; the watcher behind `make serve` writes only those whose text changed since
-    its last export, and passes `memo` so that unchanged pieces are not encoded again. Needs the adapters `with_pages`."""
+    joined (its pieces come from a temporary file, and can be read again, from the start, until the next file is
+    asked for). `write` puts them on disk; the watcher behind `make serve` writes only those whose text changed since
+    its last export, and passes `memo` so that unchanged pieces are not encoded again. Each product's page
+    (publish/adapter.py) is made as its file is, unless the adapter has it already (`with_pages`)."""
     if memo is not None:
         memo.start()
     dumps = memo.dumps if memo is not None else (lambda key, payload, fingerprint=None: _dumps(payload))
 
-    def as_json(path: str, payload: Any, folder: str = API) -> tuple[str, list[str]]:
+    def as_json(path: str, payload: Any, folder: str = API) -> tuple[str, Iterable[str]]:
+        if memo is None and path in WHOLE_CATALOG_FILES:
+            return f"{folder}/{path}", Encoded(_wrap(payload, generated_at))
         return f"{folder}/{path}", [dumps(path, _wrap(payload, generated_at)), "\n"]
 
     chipsets = {c["id"]: c for c in catalog["chipsets"]}
@@ -277,22 +380,18 @@ def export_files(catalog: dict[str, Any], generated_at: str,
     yield NAMES_JSON, [dumps(NAMES_JSON, product_names(catalog)), "\n"]
     yield "data/api_index.json", [dumps("api-index", api_index.index_model(catalog)), "\n"]  # the /api/v1/ page
     yield VOCABULARY_FILE, [dumps(VOCABULARY_FILE, vocabulary(catalog)), "\n"]  # the search's "did you mean"
-    # Each adapter is encoded once without its page (adapters.json, the whole database) and its own file adds the
-    # page to that text: the export's largest cost is encoding adapters, and a verdict unchanged since the last
-    # export (the same object, BuildCache) is not encoded again.
-    core = {a["id"]: dumps(("adapter", a["id"]), {k: v for k, v in a.items() if k != "page"}, id(a["verdict"]))
-            for a in catalog["adapters"]}
-    placeholder = "\u0000adapters\u0000"  # cannot occur in data: the loader refuses control characters
-    everything = ["["]
-    for n, adapter_id in enumerate(core):
-        everything += [",", core[adapter_id]] if n else [core[adapter_id]]
-    everything.append("]")
-    yield f"{PUBLISHED_API}/adapters.json", _spliced(_wrap(placeholder, generated_at), placeholder, everything)
-    del everything
-    for adapter_id, text in core.items():
-        yield adapter_file(adapter_id, text, dumps(("adapter-page", adapter_id), adapters[adapter_id]["page"]),
-                           generated_at)
-    del core
+    # Each adapter is encoded once without its page: its own file is that text with the page added, and
+    # adapters.json (the whole database, 240 MB at 10,000 products) is those texts joined. Each product's file is
+    # handed on as soon as its text is made; the texts wait for adapters.json in a temporary file, not in memory.
+    # A verdict unchanged since the last export (the same object, BuildCache) is not encoded again.
+    with Spool() as spool:
+        for adapter in catalog["adapters"]:
+            text = dumps(("adapter", adapter["id"]), {k: v for k, v in adapter.items() if k != "page"}, id(adapter["verdict"]))
+            spool.add(text)
+            page = adapter["page"] if "page" in adapter else adapter_page.page(adapter, catalog, chipsets)
+            yield adapter_file(adapter["id"], text, dumps(("adapter-page", adapter["id"]), page), generated_at)
+        head, tail = _dumps(_wrap(ADAPTERS_PLACEHOLDER, generated_at)).split(_dumps(ADAPTERS_PLACEHOLDER))
+        yield f"{PUBLISHED_API}/adapters.json", spool.joined(head + "[", "]" + tail + "\n")
     rows = {a["id"]: adapter_row(a, chipsets) for a in catalog["adapters"]}
     yield as_json("adapter-rows.json", list(rows.values()))
     yield as_json("chipsets.json", chipset_rows)

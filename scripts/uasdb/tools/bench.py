@@ -13,7 +13,8 @@ directory and measures, each as a separate process (wall time and peak memory vi
 and, on the largest size, time from the last keystroke to search results in Chromium and the bytes
 fetched for a first query, how long a saved record takes to show on its page under `make serve` (bench_live),
 and profiles of the export (cProfile) and Hugo (--templateMetrics); on the real site, page weights, Lighthouse
-scores (bench_site) and the same live edit.
+scores (bench_site) and the same live edit. `--scale N` measures instead the builds a maintainer meets at N
+products, cold, with one record changed and with nothing changed (bench_scale.py).
 It prints one table, writes BENCHMARKS.md and an SVG plot of time against size. Targets are printed
 with the margin by which each is met or missed; nothing is asserted.
 """
@@ -347,7 +348,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-browser", action="store_true", help="skip the Chromium search timing and Lighthouse")
     parser.add_argument("--out", default=str(REPO_ROOT / "BENCHMARKS.md"), help="where to write the report (and the SVG beside it)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    parser.add_argument("--scale", type=int, metavar="N",
+                        help="only the build at N synthetic products, cold, with one record changed and with nothing "
+                             "changed, each step's time and peak against the bare-Hugo floor (bench_scale); prints, "
+                             "writes no report")
     args = parser.parse_args(argv)
+    if args.scale:
+        from .bench_scale import run_scale
+        return run_scale(args.scale, keep=args.keep)
     sizes = [20, 60] if args.quick else [int(s) for s in args.sizes.split(",")]
     work = Path(tempfile.mkdtemp(prefix="uasdb-bench-"))
     results: list[SizeResult] = []
