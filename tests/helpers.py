@@ -109,3 +109,10 @@ def run_uasdb(*args, cwd: Path | None = None, env: Mapping[str, str] | None = No
         os.environ.update(saved_env)
         gc.set_threshold(*saved_gc)
     return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
+def examples(full: int) -> int:
+    """How many random inputs a property test draws: `full` in `make test`, a quarter (at least 25) in the fast lane
+    (`make check` sets UASDB_FAST_LANE=1), which runs on every commit. The same tests, each still drawing its edge
+    cases first; the full run explores as widely as before."""
+    return max(25, full // 4) if os.environ.get("UASDB_FAST_LANE") else full

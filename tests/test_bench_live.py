@@ -1,4 +1,6 @@
 """`make bench` splits a live edit into the watcher's export and Hugo's rebuild, read from the two logs."""
+import pytest
+
 from uasdb.tools.bench_live import split_live_edit
 
 # As the watcher and Hugo 0.168's server print them around one edit and its undo: the raw record is mounted as
@@ -37,6 +39,7 @@ def test_a_log_without_those_lines_gives_no_figure_rather_than_a_wrong_one():
     assert split_live_edit("watching /tmp/x/data for changes\n", "Change detected, rebuilding site (#1).\nTotal in 5 ms\n") == {}
 
 
+@pytest.mark.slow  # a benchmark's timing loop against a served page (its waits are real)
 def test_an_edit_is_timed_alone_the_undo_shown_first(tmp_path):
     """The next edit waits until the page is served without the last marker, so it is not timed behind the undo."""
     import functools
@@ -67,6 +70,7 @@ def test_an_edit_is_timed_alone_the_undo_shown_first(tmp_path):
     assert _wait_for_line(log, "watching", timeout=1)
 
 
+@pytest.mark.slow  # a benchmark's timing loop against a served page (its waits are real)
 def test_the_next_edit_waits_for_the_watchers_line_for_the_undo(tmp_path):
     """The watcher shows the product's page before its export is over: the next edit also waits for the undo's
     line in the watcher's log, or it would be timed behind the rest of the undo's export."""

@@ -5,7 +5,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import run_uasdb
+from helpers import examples, run_uasdb
 from uasdb.records.fmt import canonical_text
 from uasdb.records.loader import load_text
 
@@ -171,7 +171,7 @@ PRINTABLE = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp"),
 LINE = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp"), blacklist_characters="\ufeff\x85"), max_size=200)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(name=PRINTABLE, notes=st.lists(LINE, min_size=1, max_size=6), comment=st.booleans(), shuffle=st.randoms())
 def test_formatting_never_changes_the_data(name, notes, comment, shuffle):
     import json

@@ -3,7 +3,7 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import REPO, run_uasdb
+from helpers import REPO, examples, run_uasdb
 from uasdb.records.database import check
 
 VALID = (REPO / "tests" / "fixtures" / "valid-record.yaml").read_bytes()
@@ -22,7 +22,7 @@ def apply(raw: bytes, mutation) -> bytes:
     return raw[:at] + raw[at + arg:] if op == "delete" else raw[:at] + arg + raw[at:]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(mutations, min_size=1, max_size=4))
 def test_mutated_records_never_crash_the_checker(tmp_path_factory, mutation_list):
     folder = tmp_path_factory.mktemp("fuzz") / "data" / "adapters"

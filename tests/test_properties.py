@@ -13,7 +13,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import REPO, adapter
+from helpers import REPO, adapter, examples
 from uasdb.ingest import issue as issue_mod
 from uasdb.probe import parsers
 from uasdb.records import fmt
@@ -27,7 +27,7 @@ WORDS = ["Bus 002 Device 003: ID ", "152d:0578", "174c:55AA", "JMicron", "\n", "
          "Vendor ID: 0x152d", "+-o ", "\"idVendor\" = ", "usb-storage.quirks=", "VID_152D&PID_0578", "&platform=pi5",
          "\u202e", "\u3164", "\ufffe", "é", "0", "ffff", "uas_eh_abort_handler", "reset SuperSpeed USB device"]
 pastes = st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=12)), max_size=40).map("".join)
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+SETTINGS = settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                              HealthCheck.too_slow])
 
 

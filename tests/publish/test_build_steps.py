@@ -4,6 +4,8 @@ catalog it was given instead would make a page depend on the order the steps run
 import copy
 from pathlib import Path
 
+import pytest
+
 import uasdb.publish.export as export
 from uasdb.records.database import check
 
@@ -41,6 +43,7 @@ def test_no_step_of_build_changes_the_catalog_it_is_given(monkeypatch):
     assert all(f"api/v1/adapters/{a['id']}.json" in files for a in site["adapters"])
 
 
+@pytest.mark.slow  # three guarded builds, each step's input deep-copied and compared: about 1 s of CPU
 def test_no_step_changes_what_the_watchers_cache_keeps(monkeypatch):
     """With the watcher's BuildCache, later exports share what earlier ones worked out (the expectations memo's
     published dicts among them): no step may change any of it, in the first export or the next."""

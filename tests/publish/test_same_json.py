@@ -5,6 +5,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import examples
 from uasdb.publish.files import same_json
 
 scalars = st.one_of(st.none(), st.booleans(), st.sampled_from([0, 1, 360, 1.0, 360.0, 0.5]), st.sampled_from(["", "a", "1"]))
@@ -12,7 +13,7 @@ values = st.recursive(scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["a", "b", "c"]), inner, max_size=3)), max_leaves=12)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(values, values)
 def test_same_json_is_true_exactly_when_the_text_is_the_same(a, b):
     assert same_json(a, b) == (json.dumps(a) == json.dumps(b))
