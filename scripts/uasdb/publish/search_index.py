@@ -114,14 +114,15 @@ def buy_twin(page: dict[str, Any]) -> Twin:
 # Markdown as goldmark renders it through the site's hooks (layouts/_markup/), reduced to its text: a link shows
 # its text, never its target; an image its alt text (the hook's "image:" is not indexed); raw HTML tags are dropped (unsafe: false), text between them
 # stays; list and heading markers, emphasis and code marks are not words.
-_IMAGE = re.compile(r"!\[([^\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
-_LINK = re.compile(r"\[([^\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
-_AUTOLINK = re.compile(r"<((?:https?|mailto):[^>\s]*)>")
+_IMAGE = re.compile(r"!\[([^\[\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
+_LINK = re.compile(r"\[([^\[\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
+_AUTOLINK = re.compile(r"<((?:https?|mailto):[^<>\s]*)>")
 # Raw HTML as CommonMark reads it (an open or closing tag with well-formed attributes, a comment): `<img src=x
-# onerror=a=1>` is not a tag, and its page shows it as text.
-_ATTRIBUTE = r"""(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)"""
-_TAG = re.compile(rf"<[A-Za-z][A-Za-z0-9-]*{_ATTRIBUTE}*\s*/?>|</[A-Za-z][A-Za-z0-9-]*\s*>|<!--.*?-->", re.S)
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+", re.M)
+# onerror=a=1>` is not a tag, and its page shows it as text. Every part stops at the next `<` (no tag, attribute
+# value or comment here holds one), so each try ends where the next begins: linear time on any text.
+_ATTRIBUTE = r"""(?:[ \t\n]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t\n]*=[ \t\n]*(?:[^\s"'=<>`]+|'[^'<]*'|"[^"<]*"))?)"""
+_TAG = re.compile(rf"<[A-Za-z][A-Za-z0-9-]*{_ATTRIBUTE}*[ \t\n]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t\n]*>|<!--[^<]*?-->")
+_LIST_MARK = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+", re.M)
 
 
 def markdown_text(text: str | None) -> str:
