@@ -116,3 +116,19 @@ def examples(full: int) -> int:
     (`make check` sets UASDB_FAST_LANE=1), which runs on every commit. The same tests, each still drawing its edge
     cases first; the full run explores as widely as before."""
     return max(25, full // 4) if os.environ.get("UASDB_FAST_LANE") else full
+
+
+class IgnoreUasKernel:
+    """The part of reference.KernelTable the expectations read: one unconditional IGNORE_UAS entry, for `usb_id`
+    ("vid:pid")."""
+    version = "6.12"
+
+    class Entry:
+        bcd_min, bcd_max, flags, condition = "0000", "9999", ("IGNORE_UAS",), None
+        file, line = "drivers/usb/storage/unusual_uas.h", 42
+
+    def __init__(self, usb_id: str) -> None:
+        self.usb_id = tuple(usb_id.split(":"))
+
+    def entries_for(self, vid: str, pid: str) -> list:
+        return [self.Entry()] if (vid, pid) == self.usb_id else []

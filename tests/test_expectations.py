@@ -4,6 +4,7 @@ import copy
 
 import pytest
 
+from helpers import IgnoreUasKernel
 from uasdb.publish.buy import buy_rankings
 from uasdb.verdicts.answer import with_answers
 from uasdb.verdicts.engine import adapter_verdict
@@ -25,16 +26,6 @@ def product(pid, ids=(), chip=None, *reports):
     return record
 
 
-class Kernel:
-    """The part of reference.KernelTable the expectations read: one unconditional IGNORE_UAS entry."""
-    version = "6.12"
-
-    class Entry:
-        bcd_min, bcd_max, flags, condition = "0000", "9999", ("IGNORE_UAS",), None
-        file, line = "drivers/usb/storage/unusual_uas.h", 42
-
-    def entries_for(self, vid, pid):
-        return [self.Entry()] if (vid, pid) == ("4444", "0001") else []
 
 
 DISTRIBUTION = {"id": "someos", "name": "SomeOS", "hosts": ["pi4"], "file": "https://example.org/cmdline.txt",
@@ -68,7 +59,7 @@ PRODUCTS = [
 @pytest.fixture
 def related():
     records = copy.deepcopy(PRODUCTS)
-    return Related(records, {r["id"]: adapter_verdict(r) for r in records}, Kernel(), [DISTRIBUTION], None, [])
+    return Related(records, {r["id"]: adapter_verdict(r) for r in records}, IgnoreUasKernel("4444:0001"), [DISTRIBUTION], None, [])
 
 
 def expected_for(related, pid, platform="pi4", question="uas"):
@@ -167,7 +158,7 @@ def test_a_bind_only_success_elsewhere_is_shown_but_decides_nothing():
                        report(host="linux-x86_64", url="https://example.org/t1", driver="uas", link_speed="5000M"))]
     verdicts = {r["id"]: adapter_verdict(r) for r in records}
     assert verdicts["t1"].uas["linux"].verdict == "works" and not verdicts["t1"].uas["linux"].recommended
-    related = Related(records, verdicts, Kernel(), [], None, [])
+    related = Related(records, verdicts, IgnoreUasKernel("4444:0001"), [], None, [])
     e = expectations(records[0], verdicts["t1"], related)["uas"]["pi4"]
     assert (e["state"], e["verdict"]) == ("hints", None)
     assert [(b["kind"], b["platform"]) for b in e["basis"]] == [("same-product", "linux")]
@@ -189,7 +180,7 @@ def test_coverage_counts_expectations_and_disagreement_not_hints():
 
 def _related(records, distributions=(), chipsets=()):
     records = copy.deepcopy(list(records))
-    return Related(records, {r["id"]: adapter_verdict(r) for r in records}, Kernel(), list(distributions), None,
+    return Related(records, {r["id"]: adapter_verdict(r) for r in records}, IgnoreUasKernel("4444:0001"), list(distributions), None,
                    list(chipsets))
 
 
@@ -380,6 +371,6 @@ def test_possible_duplicates_never_vouch_for_each_other():
     third = product("p3", [("7777", "0001")])
     first["may_be_same_as"], second["may_be_same_as"] = ["p2"], ["p1"]
     records = [first, second, third]
-    rel = Related(records, {r["id"]: adapter_verdict(r) for r in records}, Kernel(), [], None, [])
+    rel = Related(records, {r["id"]: adapter_verdict(r) for r in records}, IgnoreUasKernel("4444:0001"), [], None, [])
     assert expected_for(rel, "p2")["state"] == "none"
     assert expected_for(rel, "p3")["state"] == "expected"

@@ -15,6 +15,7 @@ import random
 import pytest
 
 import uasdb.verdicts.expectations as module
+from helpers import IgnoreUasKernel
 from uasdb.verdicts.engine import adapter_verdict
 from uasdb.verdicts.expectations import Related, coverage, evaluate, expectations, related_from_records
 
@@ -109,16 +110,6 @@ def random_tree(seed: int, products: int = 24):
     return adapters, distributions, chipsets
 
 
-class Kernel:
-    """One unconditional IGNORE_UAS entry, for 3333:0003."""
-    version = "6.12"
-
-    class Entry:
-        bcd_min, bcd_max, flags, condition = "0000", "9999", ("IGNORE_UAS",), None
-        file, line = "drivers/usb/storage/unusual_uas.h", 42
-
-    def entries_for(self, vid, pid):
-        return [self.Entry()] if (vid, pid) == ("3333", "0003") else []
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -127,7 +118,7 @@ def test_the_fast_path_equals_the_plain_definition_on_random_trees(monkeypatch, 
 
     def make(cls):
         records = copy.deepcopy(adapters)
-        return cls(records, {r["id"]: adapter_verdict(r) for r in records}, Kernel(), copy.deepcopy(distributions),
+        return cls(records, {r["id"]: adapter_verdict(r) for r in records}, IgnoreUasKernel("3333:0003"), copy.deepcopy(distributions),
                    None, chipsets)
 
     fast, plain = both(monkeypatch, make)

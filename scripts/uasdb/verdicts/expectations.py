@@ -798,23 +798,21 @@ def origin_groups(items: list[Item]) -> list[frozenset]:
             atoms += item.origins
         else:
             atoms += [frozenset([f"untraced:{n}:{k}"]) for k in range(max(1, item.link.get("count", 1)))]
-    uf = _UnionFind()
-    for atom in atoms:
-        ordered = sorted(atom)
-        for key in ordered:
-            uf.union(ordered[0], key)
-    groups: dict[str, set] = {}
-    for atom in atoms:
-        for key in atom:
-            groups.setdefault(uf.find(key), set()).add(key)
+    groups = _merged(atoms)
     return [frozenset(g) for _, g in sorted(groups.items())]
 
 
 def _traced_groups(items: list[Item]) -> list[set]:
     """origin_groups of the items whose origins are traced. An untraced item's origins are atoms of their own
     (`untraced:<n>:<k>`) that merge with nothing, so origin_groups is these plus one group per untraced atom."""
-    uf = _UnionFind()
     atoms = [atom for item in items if item.origins is not None for atom in item.origins]
+    return list(_merged(atoms).values())
+
+
+def _merged(atoms: list[frozenset]) -> dict[str, set]:
+    """The atoms' keys grouped: two keys in one group when an atom holds both, or through a chain of atoms (by the
+    group's representative key)."""
+    uf = _UnionFind()
     for atom in atoms:
         ordered = sorted(atom)
         for key in ordered:
@@ -823,7 +821,7 @@ def _traced_groups(items: list[Item]) -> list[set]:
     for atom in atoms:
         for key in atom:
             groups.setdefault(uf.find(key), set()).add(key)
-    return list(groups.values())
+    return groups
 
 
 def source_count(items: list[Item]) -> int:
