@@ -230,6 +230,15 @@ def _ratio(a: Measure | None, b: Measure | None) -> float | None:
     return a.seconds / b.seconds if a and b and b.seconds > 0 else None
 
 
+def pipeline_seconds(steps: dict[str, Any]) -> float | None:
+    """A build's time as `make site` runs it: the export, then Hugo and the search index side by side (the index is
+    made from the export's twins while Hugo renders), so the longer of those two."""
+    if "export" not in steps:
+        return None
+    beside = [steps[s].seconds for s in ("hugo", "pagefind") if s in steps]
+    return steps["export"].seconds + max(beside, default=0.0)
+
+
 def verdict_line(name: str, value: float | None, limit: float, unit: str, lower_is_better: bool = True) -> str:
     if value is None:
         return f"- {name}: not measured"
@@ -293,12 +302,12 @@ def report(results: list[SizeResult], extra: dict[str, Any], command: str,
         b_cell = f"{b_ratio:.2f}×" if b_ratio else "–"
         lines.append(f"| {r.adapters} | {r.pages or '–'} | " + " | ".join(cells) + f" | {v_cell} | {p_cell} | {b_cell} |")
     largest = results[-1]
-    pipeline = sum(largest.steps[s].seconds for s in ("export", "hugo", "pagefind") if s in largest.steps) or None
+    pipeline = pipeline_seconds(largest.steps)
     floor = largest.steps.get("hugo-floor")
     targets = [
         verdict_line(f"validate ÷ check-jsonschema at {largest.adapters}", _ratio(largest.steps.get("validate"), largest.steps.get("check-jsonschema")), 0.5, "×"),
         verdict_line(f"full build ÷ bare-Hugo floor at {largest.adapters}", pipeline / floor.seconds if pipeline and floor else None, 4.0, "×"),
-        verdict_line(f"whole pipeline (export + Hugo + Pagefind) at {largest.adapters}", pipeline, 30.0, " s"),
+        verdict_line(f"whole pipeline (export, then Hugo beside the search index) at {largest.adapters}", pipeline, 30.0, " s"),
     ]
     for s in ("export", "hugo", "pagefind"):
         if s in largest.steps:
