@@ -8,6 +8,7 @@ miss costs the step's time, never a different answer (tests/test_cache.py compar
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -46,13 +47,20 @@ def _refuse(value: Any) -> Any:
 def _key(store: content_cache.Store, site: Mapping[str, Any], records: list[dict[str, Any]],
          distributions: list[dict[str, Any]], chipsets: list[dict[str, Any]]) -> str | None:
     """The inputs' key, or None when one of them is not plain data (then the step is not kept: a value whose text
-    could hide a difference must never make two inputs look the same)."""
+    could hide a difference must never make two inputs look the same). Hashed one product, USB ID or record at a
+    time, each with its length: the whole catalog as one text was 180 MB at 10,000 products, and encoding it
+    raised the export's peak by 700 MB."""
+    digest = hashlib.sha256()
     try:
-        text = json.dumps([site["adapters"], site["usb"], records, distributions, chipsets], ensure_ascii=False,
-                          default=_refuse)
+        for part in (site["adapters"], site["usb"], records, distributions, chipsets):
+            digest.update(b"\0part")
+            for item in (part.items() if isinstance(part, Mapping) else part):
+                data = json.dumps(item, ensure_ascii=False, default=_refuse).encode("utf-8", "surrogatepass")
+                digest.update(len(data).to_bytes(8, "big"))
+                digest.update(data)
     except (TypeError, ValueError):
         return None
-    return store.key("expectations", text)
+    return store.key("expectations", digest.hexdigest())
 
 
 def from_entry(site: Mapping[str, Any], entry: Any) -> dict[str, Any] | None:
