@@ -1,8 +1,11 @@
 """The benchmark's synthetic datasets pass validation, so the benchmark measures the real pipeline."""
+import pytest
+
 from uasdb.records.database import check
 from uasdb.tools.synth import generate
 
 
+@pytest.mark.slow  # validates a generated tree: a benchmark's tool
 def test_synthetic_dataset_validates_cleanly(tmp_path):
     generate(tmp_path, 60, seed=7)
     result = check([tmp_path / "data"])

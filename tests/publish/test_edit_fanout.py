@@ -7,6 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from uasdb.paths import REPO_ROOT
 from uasdb.publish.files import COMMON_JSON, NAMES_JSON, PAGES_JSON
 from uasdb.publish.watch import State, refresh
@@ -35,6 +37,7 @@ def model(out: Path, path: str):
     return json.loads((out / path).read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow  # two fixture exports; the fast lane keeps the note edit's bound below
 def test_a_rename_rewrites_its_own_files_and_a_bounded_set_never_another_products_model(tmp_path):
     # Counted as the watcher writes them (tools/bench_edit.py: a file written again has a new inode).
     rewritten = measure_edit(FIXTURES, tmp_path, "name", RENAMED)["rewritten"]
@@ -56,6 +59,7 @@ def test_a_rename_rewrites_its_own_files_and_a_bounded_set_never_another_product
     assert NAMES_JSON in rewritten and f"api/v1/adapters/{RENAMED}.json" in rewritten
 
 
+@pytest.mark.slow  # two fixture exports; the fast lane keeps the note edit's bound below
 def test_after_a_rename_every_page_that_names_the_product_finds_the_new_name(tmp_path):
     data, out, state = export_fixtures(tmp_path)
     record = data / "adapters" / f"{RENAMED}.yaml"

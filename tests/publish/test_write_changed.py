@@ -47,6 +47,7 @@ def test_an_out_folder_holding_a_link_is_emptied_and_nothing_is_written_through_
     assert list(elsewhere.iterdir()) == []
 
 
+@pytest.mark.slow  # three fixture exports; the fast lane keeps the export over an export above
 def test_adapters_json_that_differs_part_way_is_written_again_whole(tmp_path, fresh):
     """adapters.json (hundreds of MB at 10,000 products) is compared with the file on disk piece by piece and then
     written from its first piece again: a file that differs only near its end ends as the fresh export's."""
