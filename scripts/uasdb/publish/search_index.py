@@ -99,8 +99,11 @@ def adapter_twin(a: dict[str, Any], names: dict[str, str]) -> Twin:
 def chipset_twin(c: dict[str, Any], title: str) -> Twin:
     """A chipset page's twin (layouts/chipsets/page.html): name and maker (the page's title), summary, facts and
     its Markdown texts."""
-    facts = [c["maker"], c["drive_label"], c.get("usb_generation") or "", c["uas_label"], c.get("smart") or "",
-             ", ".join(f"{u['vid']}:{u['pid']}" for u in c.get("usb_ids") or [])]
+    # Each fact with its label as the page's list gives it, so an excerpt reads "UAS yes · SMART sat", not "yes · sat".
+    ids = ", ".join(f"{u['vid']}:{u['pid']}" for u in c.get("usb_ids") or [])
+    facts = [f"Maker {c['maker']}", f"Drive side {c['drive_label']}",
+             f"USB {c['usb_generation']}" if c.get("usb_generation") else "", f"UAS {c['uas_label']}",
+             f"SMART {c['smart']}" if c.get("smart") else "", f"USB IDs {ids}".rstrip()]
     body = [_p(c["page"]["summary"]), _p(" · ".join(f for f in facts if f))]
     body += [markdown_text(c.get(k)) for k in ("kernel_behaviour", "firmware_notes", "notes")]
     return Twin(f"/chipsets/{c['id']}/", _page(title, {"type": TYPE_CHIPSET, "verdict": c["page"]["summary"]}, [], body))
