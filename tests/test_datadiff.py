@@ -35,7 +35,8 @@ def write(repo: Path, adapters):
 
 
 def commit(repo: Path, message: str):
-    git = ["git", "-c", "user.name=test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false"]
+    git = ["git", "-c", "user.name=test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false",
+           "-c", "maintenance.auto=false"]
     subprocess.run(git + ["add", "-A"], cwd=repo, check=True)
     subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", message], cwd=repo, check=True)
 

@@ -10,7 +10,8 @@ from helpers import adapter, write_tree
 from uasdb.publish.export import export_tree
 from uasdb.records.database import check
 
-GIT = ["git", "-c", "user.name=test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false"]
+GIT = ["git", "-c", "user.name=test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false",
+       "-c", "maintenance.auto=false"]  # no `git maintenance` process after each commit
 
 
 def git(repo, *args):
