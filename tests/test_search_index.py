@@ -94,3 +94,33 @@ def test_markdown_twins_hold_what_the_page_shows_not_link_targets_or_tags():
     assert shown("- one\n- two\n1. three").split() == ["one", "two", "three"]
     assert shown("![a bare board](https://example.org/b.png) AT&amp;T") == "a bare board AT&T"
     assert search_index.markdown_text("") == "" and search_index.markdown_text(None) == ""
+
+
+@pytest.mark.slow
+def test_make_serves_watcher_puts_an_edits_words_in_the_served_index(tmp_path):
+    """`make serve` runs the watcher with --search: after a clean export the index is rebuilt from it in the
+    background and put in OUT/static/pagefind (where Hugo's server serves it), so an edit's words become searchable
+    without restarting; saves made while Pagefind runs end in one index of the last export."""
+    from uasdb.publish.watch import SearchRefresh, refresh
+    data, out, cache = tmp_path / "data", tmp_path / "out", tmp_path / "cache"
+    shutil.copytree(SITE_DATA, data)
+    record = data / "adapters" / "fixture-nice-sata.yaml"
+    served = out / "static"
+    search = SearchRefresh(out, cache)
+    assert refresh(out, [data]) == []
+    search.request()
+    search.wait()
+    assert "/adapters/fixture-nice-sata/" in indexed_content(served)
+
+    text = record.read_text(encoding="utf-8")
+    for word in ("Wombatbridge", "Quokkabridge"):  # two saves in a row: the second comes while the first is indexed
+        text = text.replace("A synthetic enclosure that works everywhere.", f"A synthetic {word} enclosure.").replace(
+            "A synthetic Wombatbridge enclosure.", f"A synthetic {word} enclosure.")
+        record.write_text(text, encoding="utf-8")
+        assert refresh(out, [data]) == []
+        search.request()
+    assert search.running is not None, "the watcher must not wait for Pagefind"
+    search.wait()
+    page = indexed_content(served)["/adapters/fixture-nice-sata/"]
+    assert "Quokkabridge" in page and "Wombatbridge" not in page
+    assert not list(cache.glob("pagefind.*")), "no staging folder is left behind"

@@ -240,8 +240,21 @@ def install(cache: Path, public: Path) -> None:
     if not (index / "pagefind-entry.json").is_file():
         raise FileNotFoundError(f"{index}: no search index built here; run `python -m uasdb.publish.search_index build`")
     target = public / INDEX_DIR
-    shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(index, target, copy_function=_link_or_copy)
+    # Made beside the cache and renamed into place, so a server reading `public` (make serve's watcher installs
+    # into the folder Hugo's server mounts) never sees half an index; copied in place where a rename cannot go.
+    staging, old = cache / (INDEX_DIR + ".install"), cache / (INDEX_DIR + ".replaced")
+    for folder in (staging, old):
+        shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(index, staging, copy_function=_link_or_copy)
+    try:
+        if target.exists():
+            target.rename(old)
+        staging.rename(target)
+    except OSError:
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(index, target, copy_function=_link_or_copy)
+    for folder in (staging, old):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _link_or_copy(source: str, target: str) -> None:

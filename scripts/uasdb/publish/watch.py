@@ -6,9 +6,11 @@ one adapter record and nothing else (no file added or removed, the same id and a
 product's own file (api/v1/adapters/<id>.json, its page's model) is written at once, worked out with the last
 export's expectations (labelled expectations, which never count; they catch up in the second phase). Second, the
 export re-runs in memory, parsing again only the records whose files changed, and writes into OUT
-(site/data/generated) only the files whose text changed, keeping OUT/static/pagefind (the search index `make
-serve` built once): OUT is then byte for byte what `uasdb export` writes. Hugo's server watches OUT,
-rebuilds and reloads the browser. When the data has errors the last
+(site/data/generated) only the files whose text changed, keeping OUT/static/pagefind (the search index): OUT is
+then byte for byte what `uasdb export` writes. Hugo's server watches OUT, rebuilds and reloads the browser. With
+`--search`, as `make serve` runs it, the search index follows the data too: after each clean export it is built
+again from the export in the background (`SearchRefresh`; Pagefind runs only when an indexed word changed) and
+put in OUT/static/pagefind, so an edit's page shows at once and its words become searchable a moment later. When the data has errors the last
 good export stays, the problems are printed in the terminal, and `serve_errors` is added to OUT/data/common.json so
 every page shows them (layouts/_partials/serve-errors.html) until they are fixed.
 """
@@ -19,6 +21,7 @@ import contextlib
 import io
 import json
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -249,7 +252,50 @@ def _keep_last_good(out_dir: Path, state: State, problems: list[str]) -> list[st
     return problems
 
 
-def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECONDS, once: bool = False) -> int:
+class SearchRefresh:
+    """The search index rebuilt from OUT after each clean export, in a separate process so that the watcher goes on
+    polling (and the next edit's page shows) while Pagefind runs: `python -m uasdb.publish.search_index build`, which
+    keeps its index in the content cache (.cache/uasdb/search/, where `make site` left it) and runs Pagefind only when
+    an indexed word changed, then puts the index in OUT/static/pagefind for Hugo's server. Saves that come while a
+    build runs are answered by one more build when it ends, from the export as it is then."""
+
+    def __init__(self, out_dir: Path, cache: Path | None = None) -> None:
+        self.out_dir, self.cache = out_dir, cache
+        self.running: subprocess.Popen[str] | None = None
+        self.wanted = False
+
+    def request(self) -> None:
+        self.wanted = True
+        self.poll()
+
+    def poll(self) -> None:
+        """Start the build that is wanted once the one running (if any) has ended; say when a build failed."""
+        if self.running is not None:
+            if self.running.poll() is None:
+                return
+            _, errors = self.running.communicate()
+            if self.running.returncode != 0:
+                print(f"{time.strftime('%H:%M:%S')} search index NOT rebuilt; search shows the last index:\n{errors}",
+                      file=sys.stderr, flush=True)
+            self.running = None
+        if self.wanted:
+            self.wanted = False
+            command = [sys.executable, "-m", "uasdb.publish.search_index", "build", "--export", str(self.out_dir),
+                       "--public", str(self.out_dir / "static")]
+            if self.cache is not None:
+                command += ["--cache", str(self.cache)]
+            self.running = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+    def wait(self) -> None:
+        """Until no build runs or is wanted."""
+        while self.running is not None or self.wanted:
+            if self.running is not None:
+                self.running.wait()
+            self.poll()
+
+
+def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECONDS, once: bool = False,
+          search: SearchRefresh | None = None) -> int:
     trees = [Path(d) for d in data_dirs]
     last = _poll(trees)
     state = State()
@@ -257,11 +303,16 @@ def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECON
     if folders:
         # Export once now (files are written only where they differ from what `make export` left), so that every
         # cache is warm and the first edit costs only its own record, as every later one does.
-        _tell(refresh(out_dir, trees, state), "data checked at start")
+        problems = refresh(out_dir, trees, state)
+        _tell(problems, "data checked at start")
+        if search is not None and not problems:
+            search.request()
     print(f"watching {', '.join(str(t) for t in trees)} for changes (re-exports into {out_dir})", flush=True)
     took = 0.0
     while True:
         time.sleep(max(interval, 10 * took))
+        if search is not None:
+            search.poll()
         started = time.monotonic()
         now = _poll(trees)
         took = time.monotonic() - started
@@ -271,7 +322,11 @@ def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECON
         began = time.monotonic()
         problems = refresh(out_dir, trees, state)
         _tell(problems, "data changed", time.monotonic() - began)
+        if search is not None and not problems:
+            search.request()
         if once:
+            if search is not None:
+                search.wait()
             return 1 if problems else 0
 
 
@@ -301,10 +356,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="the export folder Hugo's server reads")
     parser.add_argument("--data", type=Path, action="append", help="record trees to watch (default: data/)")
     parser.add_argument("--interval", type=float, default=POLL_SECONDS, help="seconds between polls")
+    parser.add_argument("--search", action="store_true", help="also rebuild the search index into "
+                        "OUT/static/pagefind after each clean export, in the background")
     args = parser.parse_args(argv)
     relax_gc()
     try:
-        return watch(args.out, args.data or [DATA_DIR], args.interval)
+        return watch(args.out, args.data or [DATA_DIR], args.interval,
+                     search=SearchRefresh(args.out) if args.search else None)
     except KeyboardInterrupt:
         return 0
 
