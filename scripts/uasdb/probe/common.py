@@ -50,10 +50,14 @@ def printable(text: str, lines: bool = False) -> str:
     `\\x1b` or `\\u202e`. A device's strings come from the device, and the probe often runs as root. A one-line
     value has its line breaks escaped too, so it cannot forge lines of its own; with `lines`, the text is command
     output whose newlines and tabs are its own."""
-    kept = "\n\t" if lines else ""
     if text.isprintable() and not INVISIBLE.search(text):
         return text
-    return "".join(ch if ch in kept or (ch.isprintable() and not INVISIBLE.match(ch)) else _escape(ch) for ch in text)
+    if lines:  # each piece between the output's own newlines and tabs on its own: most lines are clean already
+        return "".join(piece if piece in ("\n", "\t") else printable(piece) for piece in _OWN_BREAKS.split(text))
+    return "".join(ch if ch.isprintable() and not INVISIBLE.match(ch) else _escape(ch) for ch in text)
+
+
+_OWN_BREAKS = re.compile("([\n\t])")
 
 
 def _escape(character: str) -> str:
