@@ -3,6 +3,7 @@ changed, into the last build's public/, and the tree is byte for byte what a col
 from __future__ import annotations
 
 import filecmp
+import json
 import shutil
 from pathlib import Path
 
@@ -136,8 +137,57 @@ def test_a_removed_record_and_a_layout_edit_make_the_build_full(workdir):
 def test_a_damaged_manifest_or_public_folder_costs_only_time(workdir):
     workdir.manifest.write_text("{not json", encoding="utf-8")
     assert workdir.warm().full
+    workdir.manifest.write_text('{"version": 1, "pages": [], "global": 3}', encoding="utf-8")
+    assert workdir.warm().reason == "the manifest is damaged or of another version"
     (workdir.public / "check" / "index.html").unlink()
     (workdir.public / "adapters" / "fixture-nice-sata" / "index.html").write_text("stale", encoding="utf-8")
     rebuilt = workdir.warm()
     assert rebuilt.full and rebuilt.reason == "public/ is not what the last build left"
     assert same_tree(workdir.public, workdir.cold()) == []
+
+
+# The plan alone, on a small tree shaped like the export (no Hugo): what makes a page render, what makes a build full.
+
+def small_site(root: Path, adapters: dict[str, str]) -> tuple[Path, Path]:
+    site = root / "site"
+    (site / "layouts").mkdir(parents=True, exist_ok=True)
+    (site / "layouts" / "baseof.html").write_text("layout", encoding="utf-8")
+    (site / "hugo.yaml").write_text((REPO_ROOT / "site" / "hugo.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    export = site / "data" / "generated"
+    shutil.rmtree(export, ignore_errors=True)
+    for folder in ("data", "api/v1/adapters", "static"):
+        (export / folder).mkdir(parents=True, exist_ok=True)
+    (export / "data" / "common.json").write_text("{}", encoding="utf-8")
+    (export / "static" / "adapters.csv").write_text("id\n", encoding="utf-8")
+    entries = []
+    for adapter_id, model in adapters.items():
+        (export / "api" / "v1" / "adapters" / f"{adapter_id}.json").write_text(model, encoding="utf-8")
+        entries.append({"id": adapter_id, "aliases": [], "model": f"api/v1/adapters/{adapter_id}.json"})
+    (export / "data" / "pages.json").write_text(json.dumps({"adapters": entries, "filters": {}}), encoding="utf-8")
+    return site, root / "public"
+
+
+def planned(site: Path, public: Path, previous: dict | None) -> hugobuild.Plan:
+    chosen = hugobuild.plan(site, public, previous, "hugo v0", ["--minify"])
+    chosen.manifest["public"] = hugobuild.public_fingerprint(public)  # what build() adds once Hugo is done
+    return chosen
+
+
+def test_plan_renders_the_pages_whose_model_changed_and_is_full_otherwise(tmp_path):
+    site, public = small_site(tmp_path, {"a": "{1}", "b": "{2}"})
+    first = planned(site, public, None)
+    assert first.full and first.reason == "no manifest of an earlier build"
+    same = planned(site, public, first.manifest)
+    assert not same.full and same.render == []
+    site, public = small_site(tmp_path, {"a": "{1, edited}", "b": "{2}", "c": "{3}"})
+    edited = planned(site, public, same.manifest)
+    assert not edited.full and edited.render == ["/adapters/a", "/adapters/c"]
+    assert hugobuild.segment_config(edited.render)["segments"]["uasdb-changed"] == {
+        "includes": [{"path": ["/adapters/a", "/adapters/c"]}]}
+    site, public = small_site(tmp_path, {"a": "{1, edited}", "c": "{3}"})
+    assert planned(site, public, edited.manifest).reason == "a page went away"
+    (site / "layouts" / "baseof.html").write_text("another layout", encoding="utf-8")
+    assert "global input" in planned(site, public, edited.manifest).reason
+    for damaged in ({}, {**edited.manifest, "pages": {"/adapters/a": "x"}}, {**edited.manifest, "files": {"f": [1]}},
+                    {**edited.manifest, "version": 0}):
+        assert planned(site, public, damaged).reason == "the manifest is damaged or of another version"

@@ -10,13 +10,15 @@ export's api/ folder mounted as assets/api), its entry in the export's data/page
             version, its arguments and HUGO_* environment
   pages     each entity page (pages.json's lists: adapters, chipsets, USB IDs, what to buy) by its path, with the
             digest of its entry, its model's bytes and its record's bytes; and its outputs' names (aliases, model)
-  static    the export's static files' names (Hugo copies new and changed ones, never removes one)
+  static    the names of the export's static and API files (Hugo copies or publishes new and changed ones, and
+            never removes one)
   public    a digest of public/'s file names, sizes and times (but pagefind/, which the search index installs)
-The next build renders in full (as before: public/ emptied) when there is no manifest, when it is unreadable or
+  files     each input file's size, time and digest: a file whose size and time did not change is not read again
+The next build renders in full (as before: public/ emptied) when there is no manifest, when it is damaged or
 from another version, when any global input changed, when public/ is not what the last build left, when a page or
-a static file went away or a page's aliases or model file changed (their old outputs would stay), or when more
-than a quarter of the pages changed. Otherwise Hugo runs with a segment (--renderSegments, hugo.yaml's config
-plus one written here) that renders the changed and new entity pages and every page that is not an entity page
+a static or API file went away or a page's aliases or model file changed (their old outputs would stay), or when
+more than a quarter of the pages changed. Otherwise Hugo runs with two segments (--renderSegments, hugo.yaml's
+config plus one written here) that render the changed and new entity pages and every page that is not an entity page
 (home, sections, the lists, check, quirks, the API index, sitemap, robots.txt, 404, the atom feed): those list or
 count everything, and are few. Hugo still loads the whole page graph; it decodes only the rendered pages' models.
 The manifest is removed before Hugo runs and written after it succeeds, so a failed build makes the next full.
@@ -140,8 +142,8 @@ def plan(site: Path, public: Path, previous: Mapping[str, Any] | None, hugo_id: 
     """Which build to run for `site` into `public`, given the last build's manifest (None: none or unreadable)."""
     site = site.resolve()
     stamp_ns = time.time_ns()
-    old = previous if previous and previous.get("version") == MANIFEST_VERSION else {}
-    digests = _Digests(old.get("files") or {}, int(old.get("stamp_ns") or 0))
+    old = previous if previous is not None and well_formed(previous) else {}
+    digests = _Digests(old.get("files") or {}, old.get("stamp_ns") or 0)
     mounts = _mounts(site)
     by_target = {target: source for source, target in mounts}
     models, records, static = by_target.get("assets/api"), by_target.get("assets/records"), None
@@ -164,9 +166,11 @@ def plan(site: Path, public: Path, previous: Mapping[str, Any] | None, hugo_id: 
             continue  # the pages' own inputs, or part of site/, hashed above
         if target == "static" and source == export / "static":
             static = source
-            static_files = sorted(p.relative_to(source).as_posix() for p in _files(source))
+            static_files += [f"static/{p.relative_to(source).as_posix()}" for p in _files(source)]
             continue  # not read by pages; Hugo copies what is new or changed, a removal is handled below
         add_tree(source, [pages_file])
+    if models is not None:  # published as pages read them, or by the API index: one gone would stay in public/
+        static_files += [f"api/{p.relative_to(models).as_posix()}" for p in _files(models)]
     glob.update(b"pages.json\0")
 
     try:
@@ -199,16 +203,16 @@ def plan(site: Path, public: Path, previous: Mapping[str, Any] | None, hugo_id: 
         return Plan(True, reason, pages=len(pages), manifest=manifest)
 
     if not old:
-        return full("no manifest of an earlier build" if previous is None else "the manifest is of another version")
+        return full("no manifest of an earlier build" if previous is None else "the manifest is damaged or of another version")
     if old.get("global") != manifest["global"]:
         return full("a global input changed (site sources, Hugo, its arguments, the export's shared data)")
     if old.get("public") != public_fingerprint(public):
         return full("public/ is not what the last build left")
-    if set(old.get("static") or []) - set(static_files):
-        return full("a static file went away")
-    old_pages: Mapping[str, list] = old.get("pages") or {}
+    old_pages: Mapping[str, list] = old["pages"]
     if set(old_pages) - set(pages):
         return full("a page went away")
+    if set(old["static"]) - set(static_files):
+        return full("a static or API file went away")
     render = []
     for path, (digest, outputs) in pages.items():
         before = old_pages.get(path)
@@ -232,6 +236,22 @@ def segment_config(render: Sequence[str]) -> dict[str, Any]:
     if render:
         segments[CHANGED_SEGMENT] = {"includes": [{"path": sorted(render)}]}
     return {"segments": segments}
+
+
+def well_formed(manifest: Mapping[str, Any]) -> bool:
+    """Whether a manifest read back has this version's shape (any other makes the build full)."""
+    def strings(value: Any, n: int) -> bool:
+        return isinstance(value, list) and len(value) == n and all(isinstance(v, str) for v in value)
+    try:
+        return (manifest["version"] == MANIFEST_VERSION and isinstance(manifest["stamp_ns"], int)
+                and all(isinstance(manifest[k], str) for k in ("global", "public"))
+                and isinstance(manifest["pages"], dict) and all(strings(v, 2) for v in manifest["pages"].values())
+                and isinstance(manifest["static"], list) and all(isinstance(v, str) for v in manifest["static"])
+                and isinstance(manifest["files"], dict) and all(
+                    isinstance(v, list) and len(v) == 3 and isinstance(v[0], int) and isinstance(v[1], int)
+                    and isinstance(v[2], str) for v in manifest["files"].values()))
+    except (KeyError, TypeError):
+        return False
 
 
 def read_manifest(path: Path) -> dict[str, Any] | None:
