@@ -100,9 +100,8 @@ def test_warm_builds_render_the_edited_pages_and_match_a_cold_build(workdir):
     workdir.note_times()
     noted = workdir.warm()
     assert not noted.full and noted.render == ["/adapters/fixture-naughty-jms"], noted.reason
-    rewritten = workdir.rewritten()
-    assert "adapters/fixture-naughty-jms" in rewritten
-    assert "adapters/fixture-nice-sata" not in rewritten and len(rewritten) < noted.pages // 4
+    # The note is in no list's model (the rows, the naughty and nice lists, home): those pages stay as they were.
+    assert not noted.lists and workdir.rewritten() == {"adapters/fixture-naughty-jms"}
     assert "firmware note, edited." in (workdir.public / "adapters/fixture-naughty-jms/index.html").read_text()
     assert same_tree(workdir.public, workdir.cold()) == []
 
@@ -114,7 +113,9 @@ def test_warm_builds_render_the_edited_pages_and_match_a_cold_build(workdir):
     assert not judged.full, judged.reason
     assert "/adapters/fixture-nice-sata" in judged.render and "/usb/174c/55aa" in judged.render
     assert "/adapters/fixture-naughty-jms" not in judged.render
-    assert "adapters/fixture-naughty-jms" not in workdir.rewritten()
+    rewritten = workdir.rewritten()
+    assert judged.lists and {".", "adapters", "nice", "naughty"} <= rewritten  # the lists count the verdict
+    assert "adapters/fixture-naughty-jms" not in rewritten and len(rewritten) < judged.pages // 4
     assert same_tree(workdir.public, workdir.cold()) == []
 
 
@@ -148,7 +149,7 @@ def test_a_damaged_manifest_or_public_folder_costs_only_time(workdir):
 
 # The plan alone, on a small tree shaped like the export (no Hugo): what makes a page render, what makes a build full.
 
-def small_site(root: Path, adapters: dict[str, str]) -> tuple[Path, Path]:
+def small_site(root: Path, adapters: dict[str, str], rows: str = "[]") -> tuple[Path, Path]:
     site = root / "site"
     (site / "layouts").mkdir(parents=True, exist_ok=True)
     (site / "layouts" / "baseof.html").write_text("layout", encoding="utf-8")
@@ -159,6 +160,7 @@ def small_site(root: Path, adapters: dict[str, str]) -> tuple[Path, Path]:
         (export / folder).mkdir(parents=True, exist_ok=True)
     (export / "data" / "common.json").write_text("{}", encoding="utf-8")
     (export / "static" / "adapters.csv").write_text("id\n", encoding="utf-8")
+    (export / "api" / "v1" / "adapter-rows.json").write_text(rows, encoding="utf-8")
     entries = []
     for adapter_id, model in adapters.items():
         (export / "api" / "v1" / "adapters" / f"{adapter_id}.json").write_text(model, encoding="utf-8")
@@ -181,11 +183,17 @@ def test_plan_renders_the_pages_whose_model_changed_and_is_full_otherwise(tmp_pa
     assert not same.full and same.render == []
     site, public = small_site(tmp_path, {"a": "{1, edited}", "b": "{2}", "c": "{3}"})
     edited = planned(site, public, same.manifest)
-    assert not edited.full and edited.render == ["/adapters/a", "/adapters/c"]
-    assert hugobuild.segment_config(edited.render)["segments"]["uasdb-changed"] == {
-        "includes": [{"path": ["/adapters/a", "/adapters/c"]}]}
-    site, public = small_site(tmp_path, {"a": "{1, edited}", "c": "{3}"})
-    assert planned(site, public, edited.manifest).reason == "a page went away"
+    assert not edited.full and edited.render == ["/adapters/a", "/adapters/c"] and not edited.lists
+    assert hugobuild.segment_config(edited.render, edited.lists)["segments"] == {
+        "uasdb-lists": {"includes": [{"kind": ["sitemap"]}]},
+        "uasdb-changed": {"includes": [{"path": ["/adapters/a", "/adapters/c"]}]}}
+    site, public = small_site(tmp_path, {"a": "{1, edited}", "b": "{2}", "c": "{3}"}, rows="[3]")
+    listed = planned(site, public, edited.manifest)
+    assert not listed.full and listed.render == [] and listed.lists
+    assert hugobuild.segment_config([], True)["segments"]["uasdb-lists"]["includes"][0]["kind"] == [
+        "home", "section", "sitemap", "robotstxt", "404"]
+    site, public = small_site(tmp_path, {"a": "{1, edited}", "c": "{3}"}, rows="[3]")
+    assert planned(site, public, listed.manifest).reason == "a page went away"
     (site / "layouts" / "baseof.html").write_text("another layout", encoding="utf-8")
     assert "global input" in planned(site, public, edited.manifest).reason
     for damaged in ({}, {**edited.manifest, "pages": {"/adapters/a": "x"}}, {**edited.manifest, "files": {"f": [1]}},

@@ -137,7 +137,10 @@ def scale_report(result: ScaleResult) -> str:
         per_step = "\nEach step against the floor: " + "; ".join(
             f"{build}: " + ", ".join(f"{s} {steps[s].seconds / floor.seconds:.1f}×" for s in STEPS)
             for build, steps in result.builds.items()) + ".\n"
-    return ("\n".join(lines) + f"\n\nFloors measured in the same run: {floors}.\n" + per_step
+    # hugobuild.py's last line says what Hugo rendered: everything, or the changed pages and the lists.
+    rendered = "Hugo rendered: " + "; ".join(f"{build}: {steps['hugo'].note.removeprefix('hugo: ')}"
+                                              for build, steps in result.builds.items()) + ".\n"
+    return ("\n".join(lines) + f"\n\nFloors measured in the same run: {floors}.\n" + per_step + rendered
             + f"The record changed: {result.edited} (a note).\n\nTargets:\n" + "\n".join(targets) + "\n")
 
 
