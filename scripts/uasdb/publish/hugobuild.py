@@ -13,14 +13,17 @@ export's api/ folder mounted as assets/api), its entry in the export's data/page
   static    the names of the export's static and API files (Hugo copies or publishes new and changed ones, and
             never removes one)
   public    a digest of public/'s file names, sizes and times (but pagefind/, which the search index installs)
+  shared    a digest of the API files that are no entity page's model
   files     each input file's size, time and digest: a file whose size and time did not change is not read again
 The next build renders in full (as before: public/ emptied) when there is no manifest, when it is damaged or
 from another version, when any global input changed, when public/ is not what the last build left, when a page or
 a static or API file went away or a page's aliases or model file changed (their old outputs would stay), or when
 more than a quarter of the pages changed. Otherwise Hugo runs with two segments (--renderSegments, hugo.yaml's
-config plus one written here) that render the changed and new entity pages and every page that is not an entity page
-(home, sections, the lists, check, quirks, the API index, sitemap, robots.txt, 404, the atom feed): those list or
-count everything, and are few. Hugo still loads the whole page graph; it decodes only the rendered pages' models.
+config plus one written here) that render the changed and new entity pages, the sitemap (it lists every page with
+its date), and, when an API file that is no entity page's model changed (`shared`: the rows, the lists, home's, the
+evaluation), every page that is not an entity page (home, sections, the lists, check, quirks, the API index,
+robots.txt, 404, the atom feed): those read nothing else but the global inputs. Hugo still loads the whole page
+graph; it decodes only the rendered pages' models.
 The manifest is removed before Hugo runs and written after it succeeds, so a failed build makes the next full.
 
 `python -m uasdb.publish.hugobuild --site site --public public [--manifest FILE] [-- HUGO ARGS]`; `make site`
