@@ -194,6 +194,8 @@ def test_plan_renders_the_pages_whose_model_changed_and_is_full_otherwise(tmp_pa
         "home", "section", "sitemap", "robotstxt", "404"]
     site, public = small_site(tmp_path, {"a": "{1, edited}", "c": "{3}"}, rows="[3]")
     assert planned(site, public, listed.manifest).reason == "a page went away"
+    assert "global input" in hugobuild.plan(site, public, listed.manifest, "hugo v1", ["--minify"]).reason
+    assert "global input" in hugobuild.plan(site, public, listed.manifest, "hugo v0", ["--baseURL", "x"]).reason
     (site / "layouts" / "baseof.html").write_text("another layout", encoding="utf-8")
     assert "global input" in planned(site, public, edited.manifest).reason
     for damaged in ({}, {**edited.manifest, "pages": {"/adapters/a": "x"}}, {**edited.manifest, "files": {"f": [1]}},
