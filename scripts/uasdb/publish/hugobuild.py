@@ -24,9 +24,11 @@ its date), and, when an API file that is no entity page's model changed (`shared
 evaluation), every page that is not an entity page (home, sections, the lists, check, quirks, the API index,
 robots.txt, 404, the atom feed): those read nothing else but the global inputs. Hugo still loads the whole page
 graph; it decodes only the rendered pages' models.
+A full build of more than CHUNK_PAGES entity pages runs Hugo several times the same way (the pages outside the
+lists, then the entity pages a slice at a time): each run starts with none of the models the last one decoded.
 The manifest is removed before Hugo runs and written after it succeeds, so a failed build makes the next full.
 
-`python -m uasdb.publish.hugobuild --site site --public public [--manifest FILE] [-- HUGO ARGS]`; `make site`
+`python -m uasdb.publish.hugobuild --site site --public public [--manifest FILE] [--chunk-pages N] [-- HUGO ARGS]`; `make site`
 runs it. Prints which kind of build it ran and why.
 """
 from __future__ import annotations
