@@ -59,3 +59,25 @@ def test_scale_mode_times_each_step_of_three_builds_against_the_floor():
     for step in ("export", "hugo", "pagefind"):
         assert re.search(rf"- peak of {step}: \d+ MiB \(target ≤ 1024 MiB\) — (met|MISSED)", text)
     assert re.search(r"- nothing changed, the watcher's refresh .*: [0-9.]+ s \(target ≤ 0.5 s\)", text)
+
+
+def test_several_scale_runs_report_each_steps_median_and_every_runs_load():
+    """`uasdb bench --scale N --runs 3`: the issue's figures are three runs' medians, each step on its own (time and
+    peak), with each run's load averages kept so the reader sees how quiet the machine was."""
+    from uasdb.tools.bench import Measure
+    from uasdb.tools.bench_scale import BUILDS, STEPS, ScaleResult, median_result, scale_report
+
+    def run(seconds: float, peak: float, load: float) -> ScaleResult:
+        builds = {b: {s: Measure(seconds + i, peak + i, True, "hugo: rendering 1 of 9 entity pages")
+                      for i, s in enumerate(STEPS)} for b in BUILDS}
+        return ScaleResult(10, 30, builds, {"hugo-floor": Measure(seconds / 10, 50, True)}, [(load, load, load)],
+                           "synthetic-adapter-00001", seconds / 100)
+
+    median = median_result([run(30, 900, 1.0), run(10, 1100, 2.0), run(20, 700, 3.0)])
+    assert median.builds["cold"]["export"] == Measure(20, 900, True, "hugo: rendering 1 of 9 entity pages")
+    assert median.builds["cold"]["hugo"].seconds == 21 and median.builds["cold"]["hugo"].peak_mib == 901
+    assert median.floors["hugo-floor"].seconds == 2 and median.watcher_unchanged_s == 0.2
+    assert median.load == [(1.0, 1.0, 1.0), (2.0, 2.0, 2.0), (3.0, 3.0, 3.0)]
+    text = scale_report(median)
+    assert "load average 1.00/1.00/1.00 → 2.00/2.00/2.00 → 3.00/3.00/3.00" in text
+    assert "| cold | 20.00 (900) | 21.00 (901) | 22.00 (902) |" in text

@@ -355,16 +355,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="tiny sizes, no Lighthouse: proves the benchmark still runs")
     parser.add_argument("--no-site", action="store_true", help="measure validation only")
     parser.add_argument("--no-browser", action="store_true", help="skip the Chromium search timing and Lighthouse")
-    parser.add_argument("--out", default=str(REPO_ROOT / "BENCHMARKS.md"), help="where to write the report (and the SVG beside it)")
+    parser.add_argument("--out", default=None, help="where to write the report (and the SVG beside it; default "
+                        "BENCHMARKS.md); with --scale, the scale report (default: printed only)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     parser.add_argument("--scale", type=int, metavar="N",
                         help="only the build at N synthetic products, cold, with one record changed and with nothing "
                              "changed, each step's time and peak against the bare-Hugo floor (bench_scale); prints, "
                              "writes no report")
+    parser.add_argument("--runs", type=int, default=1, metavar="K",
+                        help="with --scale: K runs, each on a fresh tree, then every step's median")
     args = parser.parse_args(argv)
     if args.scale:
         from .bench_scale import run_scale
-        return run_scale(args.scale, keep=args.keep)
+        return run_scale(args.scale, keep=args.keep, runs=args.runs, out=Path(args.out) if args.out else None)
     sizes = [20, 60] if args.quick else [int(s) for s in args.sizes.split(",")]
     work = Path(tempfile.mkdtemp(prefix="uasdb-bench-"))
     results: list[SizeResult] = []
@@ -419,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
         command = "make bench" + (" (quick)" if args.quick else "")
         text = report(results, extra, command, profiles)
         print(text)
-        out = Path(args.out)
+        out = Path(args.out) if args.out else REPO_ROOT / "BENCHMARKS.md"
         out.write_text(text, encoding="utf-8")
         out.with_name("benchmarks.svg").write_text(svg_plot(results, STEPS), encoding="utf-8")
         print(f"wrote {out} and {out.with_name('benchmarks.svg')}")
