@@ -299,9 +299,11 @@ def prepare(data_dirs: Sequence[Path] | None = None, ignore_rules: Collection[st
     # Removed records' addresses (data/removed.yaml, already checked): each becomes a redirect page.
     removed = [{k: note[k] for k in ("id", "kind", "redirect", "reason")}
                for tree in trees for note in removal_notes(tree, str)[0]]
-    # What the export reads of each record: its kind, file and data (and its text, which BuildCache compares). The
+    # What the export reads of each record: its kind, file and data (and its text, which BuildCache compares, and
+    # the digest of its bytes, which keys what the content cache keeps of it). The
     # parse's marks (where each value sits) served the check and go now: at 10,000 records they are 300 MB.
-    records = [Record(r.kind, Loaded(r.path, r.data, text=r.text if build_cache else "")) for r in result.records]
+    records = [Record(r.kind, Loaded(r.path, r.data, text=r.text if build_cache else "", digest=r.loaded.digest))
+               for r in result.records]
     del result
     site = build(records, pathspecs, build_cache)
     assert site is not None  # None only for a catalog built on an earlier one's expectations
