@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..paths import REPO_ROOT
+from ..records import cache as content_cache
 from ..records.database import Record, relative_to
 from ..records.reference import KernelTable
 from ..records.vocabulary import FOCUS_PLATFORMS, LIST_PLATFORMS
-from ..records import cache as content_cache
 from ..verdicts.engine import adapter_verdict, summary_line, verdict_as_plain, verdict_from_plain
 from ..verdicts.expectations_memo import Memo
 from .kernel import adapter_kernel

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..paths import DATA_DIR, REPO_ROOT, Folder, OutsideFolder
+from ..records import cache as content_cache
 from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
 from ..records.loader import Loaded
 from ..records.reference import load_kernel, load_linuxhw
@@ -43,7 +44,7 @@ from .buy import BUY_PLATFORMS, buy_rankings
 from .chipset import chipset_entries
 from .common import HOST_LABELS, site_constants
 from .distributions import distribution_facts, with_distributions
-from .files import export_files, with_pages
+from .files import Manifest, export_files, with_pages
 from .home import latest_reports
 from .kernel import with_reference
 from .linuxhw import with_popularity, with_wanted
@@ -215,29 +216,44 @@ def _with_page_facts(site: dict[str, Any], chipsets: dict[str, dict[str, Any]], 
 def write(out_dir: Path, site: dict[str, Any], generated_at: str) -> None:
     """Make OUT hold exactly the export's files. A file whose bytes are already there is left alone (its time too,
     so Hugo, rsync and CI caches see what really changed); the others are written, and every other file in OUT is
-    removed. An OUT holding anything but plain folders and files (a link) is emptied first, as it always was."""
+    removed. An OUT holding anything but plain folders and files (a link) is emptied first, as it always was.
+    With the content cache on, what this writes is noted (files.Manifest): the next export into OUT neither encodes
+    nor reads back a file whose inputs and state on disk are unchanged since."""
     existing = _plain_files(out_dir)
     if existing is None:
         shutil.rmtree(out_dir)
         existing = set()
+    store = content_cache.store()
+    manifest_key = store.key("export-manifest", os.path.realpath(out_dir)) if store else ""
+    manifest = Manifest(out_dir, store.get(manifest_key)) if store else None
     produced = set()
     folders = set()  # made already
     guard = Folder(out_dir)
-    for relative, parts in export_files(site, generated_at):
+    for relative, parts in export_files(site, generated_at, known=manifest):
         path = guard.path(relative)
         produced.add(path)
-        if path in existing and _holds(path, parts):
+        mark = getattr(parts, "fingerprint", None)
+        if manifest is not None and path in existing and manifest.unchanged(relative, mark):
+            manifest.note(relative, mark)
             continue
-        if path.parent not in folders:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            folders.add(path.parent)
-        with path.open("w", encoding="utf-8") as out:
-            out.writelines(parts)
+        if not (path in existing and _holds(path, parts)):
+            if path.parent not in folders:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(path.parent)
+            # Written beside and moved in place: adapters.json's parts may be read from the file it replaces.
+            staging = path.with_name(f".{path.name}.{os.getpid()}.part")
+            with staging.open("w", encoding="utf-8") as out:
+                out.writelines(parts)
+            os.replace(staging, path)
+        if manifest is not None:
+            manifest.note(relative, mark)
     for stale in sorted(existing - produced):
         stale.unlink()
     for folder, _, _ in sorted(os.walk(out_dir), reverse=True):  # deepest first: folders the export left empty
         if folder != str(out_dir) and not os.listdir(folder):
             os.rmdir(folder)
+    if store is not None and manifest is not None:
+        store.put(manifest_key, manifest.entry())
 
 
 def _plain_files(out_dir: Path) -> set | None:
