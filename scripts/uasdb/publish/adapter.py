@@ -14,7 +14,7 @@ from ..verdicts.engine import adapter_verdict, summary_line, verdict_as_plain, v
 from ..verdicts.expectations_memo import Memo
 from .kernel import adapter_kernel
 from .labels import DRIVE_LABELS, vendor_display_names
-from .report_link import report_query
+from .report_link import report_form, report_query
 from .throughput import throughput_chart
 from .usb import usb_key
 
@@ -60,10 +60,11 @@ def _shared_untested(platforms: dict[str, dict[str, Any]]) -> dict[str, dict[str
 def _adapter_parts(record: Record) -> tuple[str, Any, dict[str, Any], str, list[dict[str, Any]], str]:
     """What the export works out from the record alone: the verdicts (as objects and as published), the summary,
     the throughput chart and the report link. Kept in the content cache (records/cache.py) under the digest of the
-    record's bytes: nothing else goes in (the kernel table the verdicts are checked against is in the cache's code
-    version), so an entry holds as long as the file's bytes do, whatever else in the tree changed."""
+    record's bytes and the issue form the link fills in: nothing else goes in (the kernel table the verdicts are
+    checked against is in the cache's code version), so an entry holds as long as the file's bytes do, whatever else in the tree changed."""
     store = content_cache.store() if record.loaded.digest else None
-    key = store.key("adapter-parts", record.loaded.digest) if store else ""
+    # The report link reads the issue form and the site's repo (report_link.report_form), outside the code version.
+    key = store.key("adapter-parts", record.loaded.digest, repr(report_form())) if store else ""
     known = _parts_from_entry(record, store.get(key)) if store else None
     if known is not None:
         return known

@@ -424,10 +424,11 @@ class Manifest:
         self.out_dir = Path(out_dir)
         self.files: dict[str, tuple[bytes, int, int, int, int]] = {}
         self.spans: dict[str, tuple[bytes, int, int]] = {}
+        self.stamp, self.counts = "", {}  # the last export's inputs (export.inputs_stamp) and its counts
         try:
-            files, spans = entry
-            if isinstance(files, dict) and isinstance(spans, dict):
-                self.files, self.spans = files, spans
+            files, spans, stamp, counts = entry
+            if isinstance(files, dict) and isinstance(spans, dict) and isinstance(stamp, str) and isinstance(counts, dict):
+                self.files, self.spans, self.stamp, self.counts = files, spans, stamp, counts
         except (TypeError, ValueError):
             pass
         # The spans hold only while adapters.json is the file the last export wrote.
@@ -454,7 +455,7 @@ class Manifest:
     def unchanged(self, relative: str, fingerprint: bytes | None) -> bool:
         """Whether the file at `relative` holds what the last export wrote there from a value of this fingerprint."""
         known = self.files.get(relative)
-        return fingerprint is not None and known is not None and known[0] == fingerprint and self.on_disk(relative)
+        return bool(fingerprint) and known is not None and known[0] == fingerprint and self.on_disk(relative)
 
     def kept_span(self, key: str, fingerprint: bytes | None) -> tuple[str, int, int] | None:
         """Where the last adapters.json holds the text of adapter `key` made from a value of this fingerprint."""
@@ -464,13 +465,20 @@ class Manifest:
         return str(self.out_dir / self.ADAPTERS), known[1], known[2]
 
     def note(self, relative: str, fingerprint: bytes | None) -> None:
-        """The file at `relative` now holds what a value of this fingerprint makes."""
+        """The file at `relative` now holds what a value of this fingerprint makes (None: a file without one, noted
+        for `intact` only)."""
         state = self._state(relative)
-        if fingerprint is not None and state is not None:
-            self.written[relative] = (fingerprint, *state)
+        if state is not None:
+            self.written[relative] = (fingerprint or b"", *state)
 
-    def entry(self) -> tuple[dict[str, tuple[bytes, int, int, int, int]], dict[str, tuple[bytes, int, int]]]:
-        return self.written, self.new_spans if self.ADAPTERS in self.written else {}
+    def intact(self, files: Collection[str]) -> bool:
+        """Whether OUT holds exactly the files the last export wrote (`files`, relative), each as it left it."""
+        return bool(self.files) and set(files) == set(self.files) and all(self.on_disk(f) for f in self.files)
+
+    def entry(self, stamp: str = "", counts: Mapping[str, Any] | None = None) -> tuple[Any, ...]:
+        """What the cache keeps: the files as written, where adapters.json holds each adapter, and the inputs'
+        stamp and counts of the export that wrote them."""
+        return self.written, self.new_spans if self.ADAPTERS in self.written else {}, stamp, dict(counts or {})
 
 
 # The API files that list the whole catalog (tens of MB at 10,000 products; evaluation.json 90 MB). `_dumps` makes
