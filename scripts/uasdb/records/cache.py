@@ -19,6 +19,7 @@ it is several times quicker than unpickling the same objects (the cost of a warm
 from __future__ import annotations
 
 import hashlib
+import io
 import marshal
 import os
 import shutil
@@ -106,9 +107,33 @@ class Store:
         except Exception:  # noqa: BLE001 - whatever went wrong with an entry, it is a miss
             return None
 
+    def get_bytes(self, key: str) -> io.BytesIO | None:
+        """An entry `put_bytes` wrote, as a file positioned at its payload (the bytes read once, not copied), or None
+        for anything it cannot vouch for. For large entries that are not plain values (the expectations' memo):
+        whoever reads one checks what it holds."""
+        try:
+            with open(self._path(key), "rb") as handle:
+                raw = handle.read()
+            if len(raw) <= _CHECKSUM or hashlib.sha256(memoryview(raw)[_CHECKSUM:]).digest() != raw[:_CHECKSUM]:
+                return None
+        except Exception:  # noqa: BLE001 - whatever went wrong with an entry, it is a miss
+            return None
+        found = io.BytesIO(raw)
+        found.seek(_CHECKSUM)
+        return found
+
+    def put_bytes(self, key: str, payload: bytes) -> None:
+        self._write(key, payload)
+
     def put(self, key: str, value: Any) -> None:
         try:
             payload = marshal.dumps(value)
+        except Exception:  # noqa: BLE001 - a value marshal cannot write is not kept
+            return
+        self._write(key, payload)
+
+    def _write(self, key: str, payload: bytes) -> None:
+        try:
             path = self._path(key)
             if not self._pruned:
                 self._prune()
