@@ -10,9 +10,9 @@ import random
 import shutil
 from pathlib import Path
 
-import helpers
 import pytest
 
+import helpers
 import uasdb.publish.adapter as adapter_page
 import uasdb.publish.export as export
 import uasdb.records.cache as content_cache

@@ -6,9 +6,9 @@ import io
 import pickle
 import random
 
-import helpers
 import pytest
 
+import helpers
 from test_expectations_fast import random_tree
 from uasdb.verdicts import expectations
 from uasdb.verdicts.engine import adapter_verdict

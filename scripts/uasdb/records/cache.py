@@ -19,15 +19,14 @@ it is several times quicker than unpickling the same objects (the cost of a warm
 from __future__ import annotations
 
 import hashlib
-import io
 import marshal
 import os
 import shutil
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import yaml
 
@@ -107,23 +106,47 @@ class Store:
         except Exception:  # noqa: BLE001 - whatever went wrong with an entry, it is a miss
             return None
 
-    def get_bytes(self, key: str) -> io.BytesIO | None:
-        """An entry `put_bytes` wrote, as a file positioned at its payload (the bytes read once, not copied), or None
-        for anything it cannot vouch for. For large entries that are not plain values (the expectations' memo):
-        whoever reads one checks what it holds."""
+    def open_stream(self, key: str) -> BinaryIO | None:
+        """An entry `put_stream` wrote, as an open file positioned at its payload, or None for anything it cannot
+        vouch for (its checksum is checked first, reading it in chunks: large entries are never held whole). For
+        entries that are not plain values (the expectations' memo): whoever reads one checks what it holds, and
+        closes it."""
         try:
-            with open(self._path(key), "rb") as handle:
-                raw = handle.read()
-            if len(raw) <= _CHECKSUM or hashlib.sha256(memoryview(raw)[_CHECKSUM:]).digest() != raw[:_CHECKSUM]:
-                return None
-        except Exception:  # noqa: BLE001 - whatever went wrong with an entry, it is a miss
+            handle = open(self._path(key), "rb")  # noqa: SIM115 - handed to the caller, who closes it
+        except OSError:
             return None
-        found = io.BytesIO(raw)
-        found.seek(_CHECKSUM)
-        return found
+        try:
+            want = handle.read(_CHECKSUM)
+            digest, size = hashlib.sha256(), 0
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+                size += len(chunk)
+            if len(want) != _CHECKSUM or not size or digest.digest() != want:
+                handle.close()
+                return None
+            handle.seek(_CHECKSUM)
+            return handle
+        except Exception:  # noqa: BLE001 - whatever went wrong with an entry, it is a miss
+            handle.close()
+            return None
 
-    def put_bytes(self, key: str, payload: bytes) -> None:
-        self._write(key, payload)
+    def put_stream(self, key: str, write: Callable[[BinaryIO], None]) -> None:
+        """An entry whose payload `write` writes into a file (hashed as it goes): never held whole in memory."""
+        try:
+            path = self._path(key)
+            if not self._pruned:
+                self._prune()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            staging = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+            with open(staging, "wb") as handle:
+                handle.write(bytes(_CHECKSUM))
+                hashing = _Hashing(handle)
+                write(hashing)  # type: ignore[arg-type]  # a file-like writer is all it needs
+                handle.seek(0)
+                handle.write(hashing.digest.digest())
+            os.replace(staging, path)
+        except Exception:  # noqa: BLE001 - a cache that cannot be written only costs time
+            return
 
     def put(self, key: str, value: Any) -> None:
         try:
@@ -156,6 +179,17 @@ class Store:
                         key=lambda p: p.stat().st_mtime, reverse=True)
         for old in others[KEEP_VERSIONS - 1:]:
             shutil.rmtree(old, ignore_errors=True)
+
+
+class _Hashing:
+    """A writer that hashes what passes through it."""
+
+    def __init__(self, handle: BinaryIO) -> None:
+        self.handle, self.digest = handle, hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        self.digest.update(data)
+        return self.handle.write(data)
 
 
 _stores: dict[tuple[Path, str], Store] = {}

@@ -37,11 +37,14 @@ def with_expectations(site: Mapping[str, Any], records: list[dict[str, Any]], ve
     # A miss: the memo of the last export (one entry per code version) works out again only the parts whose
     # neighbourhood changed since; then it is kept for the next.
     memo_key = store.key("expectations-memo")
-    kept_memo = store.get_bytes(memo_key)
-    memo = (Memo.load(kept_memo) if kept_memo is not None else None) or Memo()
-    del kept_memo
+    kept_memo = store.open_stream(memo_key)
+    memo = None
+    if kept_memo is not None:
+        with kept_memo:
+            memo = Memo.load(kept_memo)
+    memo = memo or Memo()
     result = memo.with_expectations(site, records, verdict_by_id, distributions, chipsets)
-    store.put_bytes(memo_key, memo.dumps())
+    store.put_stream(memo_key, memo.dump)
     del memo
     if key:
         store.put(key, ({a["id"]: a["expected"] for a in result["adapters"]},

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import io
 import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -97,11 +98,16 @@ class Memo:
         self.decided_again: list[str] = []                 # and those it only decided again (their chip's changed)
         self.evaluation: dict[str, Any] | None = None      # the last run's evaluation, cells included
 
+    def dump(self, into: Any) -> None:
+        """What the memo knows, written into a file, for the content cache (expectations_cache.py keeps it between
+        exports): everything but the records' digests by object, which hold only in this process."""
+        pickle.dump((MEMO_FORMAT, self.products, self.usb, self._classes, self.evaluation), into,
+                    pickle.HIGHEST_PROTOCOL)
+
     def dumps(self) -> bytes:
-        """What the memo knows, for the content cache (expectations_cache.py keeps it between exports): everything
-        but the records' digests by object, which hold only in this process."""
-        return pickle.dumps((MEMO_FORMAT, self.products, self.usb, self._classes, self.evaluation),
-                            pickle.HIGHEST_PROTOCOL)
+        into = io.BytesIO()
+        self.dump(into)
+        return into.getvalue()
 
     @classmethod
     def load(cls, source: Any) -> Memo | None:
