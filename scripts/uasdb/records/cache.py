@@ -14,7 +14,13 @@ Where: `.cache/uasdb/` in the checkout (`make clean` removes it), or UASDB_CACHE
 `--no-cache` where a command offers it) turns it off. An entry is believed only when its own checksum matches: a
 missing, truncated, garbled or unreadable entry, or a folder that cannot be written, is a miss and costs time only.
 Entries are plain values (dicts, lists, tuples, text, numbers) in `marshal`'s format: reading one runs no code, and
-it is several times quicker than unpickling the same objects (the cost of a warm run).
+it is several times quicker than unpickling the same objects (the cost of a warm run). One entry is not: the
+expectations' memo (verdicts/expectations_cache.py), written and read as a stream (`put_stream`, `open_stream`) and
+unpickled by an unpickler that makes only the memo's own classes.
+
+What is kept, by whom: each record parsed and checked (records/database.py), each adapter's verdicts, summary, chart
+and report link (publish/adapter.py), the expectations step and its memo (verdicts/), and per output folder the
+manifest of what the last export wrote there (publish/files.Manifest, publish/export.write).
 """
 from __future__ import annotations
 

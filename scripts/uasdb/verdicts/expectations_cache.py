@@ -5,6 +5,9 @@ it at 1,000 products), and they depend on nothing but the catalog so far, the re
 chipsets and the code (the reference tables they read are in the cache's code version). An export whose records
 did not change since an earlier one reads the step's result back instead. Any change of an input is a new key: a
 miss costs the step's time, never a different answer (tests/test_cache.py compares the exports byte for byte).
+On a miss (an edit), the step is worked out by the memo the last export kept (expectations_memo.py, one entry per
+code version, pickled, read back by an unpickler that makes none but the memo's own classes): only the products
+whose neighbourhood the edit touched are worked out again.
 """
 from __future__ import annotations
 

@@ -15,8 +15,11 @@ with their chip's new items (`decided_again`). The evaluation, the policy and co
 parts (cheap), and the published expectations are kept per policy, which an edit seldom changes.
 
 The result is the same as expectations.with_expectations on the same inputs, byte for byte
-(tests/test_expectations_memo.py edits random trees every way an edit can go and compares with a fresh run). The
-memo lives as long as the watcher's BuildCache (publish/adapter.py); an export from the command line has none.
+(tests/test_expectations_memo.py edits random trees every way an edit can go and compares with a fresh run, also
+with the memo written and read back between edits). The memo lives as long as the watcher's BuildCache
+(publish/adapter.py); an export from the command line keeps it in the content cache between runs
+(expectations_cache.py), so `uasdb export` after an edit works out only the parts the edit touched. The parts are
+keyed by what they read, the code version included, so a memo read back is only ever a head start.
 """
 from __future__ import annotations
 
