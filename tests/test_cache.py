@@ -320,3 +320,22 @@ def test_no_cache_neither_reads_nor_writes_it_and_says_the_same(tmp_path, monkey
     on = run_uasdb("validate", str(tree))
     assert _entries(tmp_path)
     assert (on.returncode, on.stdout, on.stderr) == (off.returncode, off.stdout, off.stderr)
+
+
+def test_a_manifest_that_does_not_fit_its_folder_is_not_believed(setup):
+    """A manifest entry intact by its checksum but wrong about the folder (spans of adapters.json past its end, of
+    the wrong shape, a file's fingerprint that matches but a state that does not): the export compares and writes
+    as without one, and gives the cold export after an edit."""
+    data, tmp, _ = setup
+    out = tmp / "out"
+    _export(out, data, cache=True)
+    store = content_cache.store()
+    key = export._manifest_key(store, out)
+    files, spans, stamp, counts = store.get(key)
+    assert spans and files
+    store.put(key, (files, {k: (v[0], v[1] + 10**9, v[2] + 10**9) for k, v in spans.items()}, stamp, counts))
+    _edit(data, "fixture-nvme", "\nname: ", "\nname: Edited ")
+    assert _export(out, data, cache=True) == _export(tmp / "cold", data, cache=False)
+    store.put(key, (files, dict.fromkeys(spans, "not a span"), "", counts))
+    _edit(data, "fixture-nvme", "\nname: Edited ", "\nname: Again ")
+    assert _export(out, data, cache=True) == _export(tmp / "cold", data, cache=False)

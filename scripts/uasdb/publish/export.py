@@ -32,7 +32,7 @@ from typing import Any
 
 from ..paths import DATA_DIR, REPO_ROOT, Folder, OutsideFolder
 from ..records import cache as content_cache
-from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to, today_for_checks
+from ..records.database import KIND_DIRS, LoadCache, Record, check, paused_gc, relative_to, today_for_checks
 from ..records.loader import Loaded
 from ..records.reference import load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
@@ -374,11 +374,12 @@ def export_tree(out_dir: Path, data_dirs: Sequence[Path] | None = None,
     trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
     # Worked out before the records are read: an edit while this runs leaves a stamp the next export does not match.
     stamp = inputs_stamp(trees, ignore_rules) if content_cache.store() and all(t.is_dir() for t in trees) else ""
-    prepared = prepare(data_dirs, ignore_rules)
-    if prepared is None:
-        return None
-    site, generated_at = prepared
-    write(out_dir, site, generated_at, stamp)
+    with paused_gc():  # the whole catalog is made and written: see paused_gc
+        prepared = prepare(data_dirs, ignore_rules)
+        if prepared is None:
+            return None
+        site, generated_at = prepared
+        write(out_dir, site, generated_at, stamp)
     return site
 
 

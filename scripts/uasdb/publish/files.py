@@ -431,11 +431,15 @@ class Manifest:
                 self.files, self.spans, self.stamp, self.counts = files, spans, stamp, counts
         except (TypeError, ValueError):
             pass
-        # The spans hold only while adapters.json is the file the last export wrote.
-        if not self.on_disk(self.ADAPTERS):
+        # The spans hold only while adapters.json is the file the last export wrote, and only spans inside it.
+        if not self.on_disk(self.ADAPTERS) or not self._spans_fit(self.files[self.ADAPTERS][1]):
             self.spans = {}
         self.written: dict[str, tuple[bytes, int, int, int, int]] = {}  # this export's, as `note` sees them
         self.new_spans: dict[str, tuple[bytes, int, int]] = {}
+
+    def _spans_fit(self, size: int) -> bool:
+        return all(type(span) is tuple and len(span) == 3 and type(span[0]) is bytes and type(span[1]) is int
+                   and type(span[2]) is int and 0 <= span[1] <= span[2] <= size for span in self.spans.values())
 
     def _state(self, relative: str) -> tuple[int, int, int, int] | None:
         try:
