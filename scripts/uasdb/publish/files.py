@@ -306,6 +306,7 @@ class Spool:
         handles: dict[str, Any] = {}
         try:
             for source, start, end in self._segments:
+                handle: Any
                 if source is None:
                     handle = self._file
                 elif source not in handles:
@@ -403,10 +404,6 @@ class Lazy:
         if self._parts is None:
             self._parts = self._make()
         return iter(self._parts)
-
-    @property
-    def made(self) -> bool:
-        return self._parts is not None
 
 
 class Manifest:
