@@ -2,10 +2,13 @@
 edit touched, and gives what a fresh run gives: each product's and each USB ID's expectations, the evaluation (every
 cell, with its items and origins) and the coverage, after every kind of edit, one after another on one memo."""
 import copy
+import io
+import pickle
 import random
 
 import pytest
 
+import helpers
 from test_expectations_fast import random_tree
 from uasdb.verdicts import expectations
 from uasdb.verdicts.engine import adapter_verdict
@@ -82,7 +85,9 @@ def _name(rng, records):
 EDITS = {"outcome": _outcome, "usb-id": _usb_id, "chip": _chip, "source": _source, "twin": _twin, "name": _name}
 
 
-def edit_one_after_another(monkeypatch, seed, products, steps):
+def edit_one_after_another(monkeypatch, seed, products, steps, kept=False, decided_again_expected=True):
+    """Edits one after another on one memo; `kept`: the memo is written and read back before each step, as the
+    export keeps it in the content cache between runs (a new process)."""
     rng = random.Random(seed)
     records, distributions, chipsets = random_tree(seed, products)
     memo = Memo()
@@ -103,16 +108,51 @@ def edit_one_after_another(monkeypatch, seed, products, steps):
             distributions[1]["entries"].pop()
         else:
             EDITS[step](rng, records)
+        if kept:
+            memo = Memo.load(io.BytesIO(memo.dumps()))
+            assert memo is not None
         got = run(memo.with_expectations, records, distributions, chipsets)
         want, evaluation = fresh(records, distributions, chipsets, monkeypatch)
         assert got == want, step
         assert memo.evaluation == evaluation, step
         decided_again += len(memo.decided_again)
-    assert decided_again  # some edits changed only other products' chip groups: decided from kept pieces
+    assert decided_again or not decided_again_expected  # some edits changed only other products' chip groups:
+    # decided from kept pieces
 
 
 def test_the_memo_after_every_kind_of_edit_equals_a_fresh_run(monkeypatch):
     edit_one_after_another(monkeypatch, 0, 16, [*EDITS, "new", "deleted", "distribution"])
+
+
+def test_a_memo_kept_between_runs_after_every_kind_of_edit_equals_a_fresh_run(monkeypatch):
+    edit_one_after_another(monkeypatch, 5, 16, [*EDITS, "new", "deleted", "distribution"], kept=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(helpers.examples(8)))
+def test_kept_memos_over_random_runs_of_edits(monkeypatch, seed):
+    rng = random.Random(seed)
+    steps = [rng.choice([*EDITS, "new", "deleted", "distribution"]) for _ in range(6)]
+    edit_one_after_another(monkeypatch, 100 + seed, 20, steps, kept=True, decided_again_expected=False)
+
+
+def test_a_kept_memo_that_is_not_one_is_refused_before_anything_is_made():
+    """What the cache hands back is checked: a class outside the memo's own is never made (an entry's checksum
+    proves it intact, not harmless), a damaged or foreign value is a miss, and the export then works it all out."""
+    class Foreign:
+        made = []
+
+        def __reduce__(self):
+            return (Foreign.made.append, ("made",))
+    records, distributions, chipsets = random_tree(3, products=6)
+    memo = Memo()
+    run(memo.with_expectations, records, distributions, chipsets)
+    good = memo.dumps()
+    assert Memo.load(io.BytesIO(good)) is not None
+    for bad in (pickle.dumps((1, {"p": Foreign()}, {}, {}, None)), good[: len(good) // 2], b"", pickle.dumps("memo"),
+                pickle.dumps((2, {}, {}, {}, None)), pickle.dumps((1, {"p": "not a part"}, {}, {}, None))):
+        assert Memo.load(io.BytesIO(bad)) is None
+    assert Foreign.made == []
 
 
 @pytest.mark.slow

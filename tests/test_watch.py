@@ -105,7 +105,13 @@ def test_the_watcher_parses_again_only_the_records_that_changed(tree, monkeypatc
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     parsed = []
     real = database._load_one
-    monkeypatch.setattr(database, "_load_one", lambda path: parsed.append(path.name) or real(path))
+
+    def load_one(path, kept_only=False):  # each file loaded, from the content cache or parsed, counted once
+        result = real(path, kept_only)
+        if result is not None:
+            parsed.append(path.name)
+        return result
+    monkeypatch.setattr(database, "_load_one", load_one)
     data, out = tree
     state = State()
     assert refresh(out, [data], state) == []
@@ -210,8 +216,9 @@ def test_the_watcher_starts_warm_so_its_first_edit_costs_one_record(tree, monkey
     assert refresh(out, [data]) == []          # what `make site` left before `make serve` starts the watcher
     written = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
     judged = []
-    real_verdict, real_snapshot = adapter_module.adapter_verdict, watch_module.snapshot
-    monkeypatch.setattr(adapter_module, "adapter_verdict", lambda d: judged.append(d["id"]) or real_verdict(d))
+    # Each record's parts (verdicts and the rest), made or read from the content cache, for the watcher's own cache.
+    real_parts, real_snapshot = adapter_module._adapter_parts, watch_module.snapshot
+    monkeypatch.setattr(adapter_module, "_adapter_parts", lambda r: judged.append(r.data["id"]) or real_parts(r))
     polls, warm, edited = [], threading.Event(), threading.Event()
 
     def snapshot(trees):

@@ -6,14 +6,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..paths import REPO_ROOT
+from ..records import cache as content_cache
 from ..records.database import Record, relative_to
 from ..records.reference import KernelTable
 from ..records.vocabulary import FOCUS_PLATFORMS, LIST_PLATFORMS
-from ..verdicts.engine import adapter_verdict, summary_line
+from ..verdicts.engine import adapter_verdict, summary_line, verdict_as_plain, verdict_from_plain
 from ..verdicts.expectations_memo import Memo
 from .kernel import adapter_kernel
 from .labels import DRIVE_LABELS, vendor_display_names
-from .report_link import report_query
+from .report_link import report_form, report_query
 from .throughput import throughput_chart
 from .usb import usb_key
 
@@ -57,6 +58,34 @@ def _shared_untested(platforms: dict[str, dict[str, Any]]) -> dict[str, dict[str
 
 
 def _adapter_parts(record: Record) -> tuple[str, Any, dict[str, Any], str, list[dict[str, Any]], str]:
+    """What the export works out from the record alone: the verdicts (as objects and as published), the summary,
+    the throughput chart and the report link. Kept in the content cache (records/cache.py) under the digest of the
+    record's bytes and the issue form the link fills in: nothing else goes in (the kernel table the verdicts are
+    checked against is in the cache's code version), so an entry holds as long as the file's bytes do, whatever else in the tree changed."""
+    store = content_cache.store() if record.loaded.digest else None
+    # The report link reads the issue form and the site's repo (report_link.report_form), outside the code version.
+    key = store.key("adapter-parts", record.loaded.digest, repr(report_form())) if store else ""
+    known = _parts_from_entry(record, store.get(key)) if store else None
+    if known is not None:
+        return known
+    parts = _worked_out_parts(record)
+    if store:
+        store.put(key, (verdict_as_plain(parts[1]), *parts[2:]))
+    return parts
+
+
+def _parts_from_entry(record: Record, entry: Any) -> tuple[str, Any, dict[str, Any], str, list[dict[str, Any]], str] | None:
+    """`_worked_out_parts` from its cache entry, or None when the entry is not one (a miss)."""
+    try:
+        plain, as_dict, summary, chart, query = entry
+        verdict = verdict_from_plain(plain)
+        as_dict["uas"], as_dict["boot"] = _shared_untested(as_dict["uas"]), _shared_untested(as_dict["boot"])
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return None
+    return record.text, verdict, as_dict, summary, chart, query
+
+
+def _worked_out_parts(record: Record) -> tuple[str, Any, dict[str, Any], str, list[dict[str, Any]], str]:
     data = record.data
     verdict = adapter_verdict(data)
     as_dict = verdict.as_dict()

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from ..paths import DATA_DIR, REPO_ROOT, Folder, OutsideFolder
-from ..records.database import KIND_DIRS, LoadCache, Record, check, relative_to
+from ..records import cache as content_cache
+from ..records.database import KIND_DIRS, LoadCache, Record, check, paused_gc, relative_to, today_for_checks
 from ..records.loader import Loaded
 from ..records.reference import load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
@@ -43,12 +44,12 @@ from .buy import BUY_PLATFORMS, buy_rankings
 from .chipset import chipset_entries
 from .common import HOST_LABELS, site_constants
 from .distributions import distribution_facts, with_distributions
-from .files import export_files, with_pages
+from .files import Manifest, export_files, with_pages
 from .home import latest_reports
 from .kernel import with_reference
 from .linuxhw import with_popularity, with_wanted
 from .lists import LISTS, list_catalog, quirk_line_fit
-from .report_link import report_query
+from .report_link import report_form, report_query
 from .usb import slot_texts, usb_slots
 
 
@@ -212,32 +213,88 @@ def _with_page_facts(site: dict[str, Any], chipsets: dict[str, dict[str, Any]], 
                 latest_reports=latest_reports(site["adapters"]), report_query=report_query())
 
 
-def write(out_dir: Path, site: dict[str, Any], generated_at: str) -> None:
+def write(out_dir: Path, site: dict[str, Any], generated_at: str, stamp: str = "") -> None:
     """Make OUT hold exactly the export's files. A file whose bytes are already there is left alone (its time too,
     so Hugo, rsync and CI caches see what really changed); the others are written, and every other file in OUT is
-    removed. An OUT holding anything but plain folders and files (a link) is emptied first, as it always was."""
+    removed. An OUT holding anything but plain folders and files (a link) is emptied first, as it always was.
+    With the content cache on, what this writes is noted (files.Manifest), with `stamp` (the inputs, inputs_stamp):
+    the next export into OUT neither encodes nor reads back a file whose inputs and state on disk are unchanged
+    since, and one of the same stamp finds OUT as this one left it and stops there (`unchanged_export`)."""
     existing = _plain_files(out_dir)
     if existing is None:
         shutil.rmtree(out_dir)
         existing = set()
+    store = content_cache.store()
+    manifest = _manifest(store, out_dir) if store else None
     produced = set()
     folders = set()  # made already
     guard = Folder(out_dir)
-    for relative, parts in export_files(site, generated_at):
+    for relative, parts in export_files(site, generated_at, known=manifest):
         path = guard.path(relative)
         produced.add(path)
-        if path in existing and _holds(path, parts):
+        mark = getattr(parts, "fingerprint", None)
+        if manifest is not None and path in existing and manifest.unchanged(relative, mark):
+            manifest.note(relative, mark)
             continue
-        if path.parent not in folders:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            folders.add(path.parent)
-        with path.open("w", encoding="utf-8") as out:
-            out.writelines(parts)
+        if not (path in existing and _holds(path, parts)):
+            if path.parent not in folders:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(path.parent)
+            # Written beside and moved in place: adapters.json's parts may be read from the file it replaces.
+            staging = path.with_name(f".{path.name}.{os.getpid()}.part")
+            with staging.open("w", encoding="utf-8") as out:
+                out.writelines(parts)
+            os.replace(staging, path)
+        if manifest is not None:
+            manifest.note(relative, mark)
     for stale in sorted(existing - produced):
         stale.unlink()
     for folder, _, _ in sorted(os.walk(out_dir), reverse=True):  # deepest first: folders the export left empty
         if folder != str(out_dir) and not os.listdir(folder):
             os.rmdir(folder)
+    if store is not None and manifest is not None:
+        store.put(_manifest_key(store, out_dir), manifest.entry(stamp, site.get("counts")))
+
+
+def _manifest_key(store: content_cache.Store, out_dir: Path) -> str:
+    return store.key("export-manifest", os.path.realpath(out_dir))
+
+
+def _manifest(store: content_cache.Store, out_dir: Path) -> Manifest:
+    return Manifest(out_dir, store.get(_manifest_key(store, out_dir)))
+
+
+def inputs_stamp(trees: Sequence[Path], ignore_rules: Collection[str] = ()) -> str:
+    """A digest of everything an export of these record trees reads besides the code and the reference tables (the
+    content cache's code version, which keys the manifest that keeps this): every file under the trees with git's
+    dates for them (inputs_digest), where the trees are and where this runs (the export names records' paths),
+    the rules left out, the envelope's time, today (rules bound to dates can refuse the data), the issue form the
+    report links fill in, and API.md (the /api/v1/ page)."""
+    try:
+        api_doc = content_cache.content_digest(api_index.API_DOC.read_bytes())
+    except OSError:
+        api_doc = "unreadable"
+    return content_cache.content_digest(repr((
+        inputs_digest(trees), [(str(t), os.path.realpath(t)) for t in trees], os.getcwd(), sorted(ignore_rules),
+        _generated_at(_pathspecs(trees)), today_for_checks().isoformat(), repr(report_form()), api_doc,
+    )).encode("utf-8", "surrogateescape"))
+
+
+def unchanged_export(out_dir: Path, trees: Sequence[Path]) -> dict[str, Any] | None:
+    """The counts of the last export into OUT when it was made from the same inputs (inputs_stamp) by the same code
+    and OUT still holds exactly what it wrote, each file as it left it (size, times, inode): then this export
+    would write the same bytes, and there is nothing to do. None otherwise (or with the cache off)."""
+    store = content_cache.store()
+    if store is None:
+        return None
+    manifest = _manifest(store, out_dir)
+    if not manifest.stamp or manifest.stamp != inputs_stamp(trees):
+        return None
+    found = _plain_files(Path(out_dir))
+    if not found or not manifest.intact([p.relative_to(out_dir).as_posix() for p in found]):
+        return None
+    counts = manifest.counts
+    return counts if all(isinstance(counts.get(k), int) for k in ("adapters", "chipsets", "usb_ids")) else None
 
 
 def _plain_files(out_dir: Path) -> set | None:
@@ -299,9 +356,11 @@ def prepare(data_dirs: Sequence[Path] | None = None, ignore_rules: Collection[st
     # Removed records' addresses (data/removed.yaml, already checked): each becomes a redirect page.
     removed = [{k: note[k] for k in ("id", "kind", "redirect", "reason")}
                for tree in trees for note in removal_notes(tree, str)[0]]
-    # What the export reads of each record: its kind, file and data (and its text, which BuildCache compares). The
+    # What the export reads of each record: its kind, file and data (and its text, which BuildCache compares, and
+    # the digest of its bytes, which keys what the content cache keeps of it). The
     # parse's marks (where each value sits) served the check and go now: at 10,000 records they are 300 MB.
-    records = [Record(r.kind, Loaded(r.path, r.data, text=r.text if build_cache else "")) for r in result.records]
+    records = [Record(r.kind, Loaded(r.path, r.data, text=r.text if build_cache else "", digest=r.loaded.digest))
+               for r in result.records]
     del result
     site = build(records, pathspecs, build_cache)
     assert site is not None  # None only for a catalog built on an earlier one's expectations
@@ -312,15 +371,25 @@ def export_tree(out_dir: Path, data_dirs: Sequence[Path] | None = None,
                 ignore_rules: Collection[str] = ()) -> dict[str, Any] | None:
     """Check the record trees (default: data/) and write the export; None (and the problems on stderr) when
     the data has errors. `ignore_rules` exists for tests that must publish deliberately unsafe text."""
-    prepared = prepare(data_dirs, ignore_rules)
-    if prepared is None:
-        return None
-    site, generated_at = prepared
-    write(out_dir, site, generated_at)
+    trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
+    # Worked out before the records are read: an edit while this runs leaves a stamp the next export does not match.
+    stamp = inputs_stamp(trees, ignore_rules) if content_cache.store() and all(t.is_dir() for t in trees) else ""
+    with paused_gc():  # the whole catalog is made and written: see paused_gc
+        prepared = prepare(data_dirs, ignore_rules)
+        if prepared is None:
+            return None
+        site, generated_at = prepared
+        write(out_dir, site, generated_at, stamp)
     return site
 
 
 def run_export(out_dir: Path, data_dirs: Sequence[Path] | None = None) -> int:
+    trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
+    counts = unchanged_export(out_dir, trees) if all(t.is_dir() for t in trees) else None
+    if counts is not None:
+        print(f"exported {counts['adapters']} adapters, {counts['chipsets']} chipsets, {counts['usb_ids']} USB IDs to "
+              f"{out_dir} (nothing changed since the last export there)")
+        return 0
     try:
         site = export_tree(out_dir, data_dirs)
     except probebuild.BundleError as error:

@@ -2,10 +2,14 @@
 that encode them once. Which files there are: publish/__init__.py."""
 from __future__ import annotations
 
+import codecs
 import csv
+import hashlib
 import html
 import io
 import json
+import marshal
+import os
 import tempfile
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -243,13 +247,21 @@ ADAPTERS_PLACEHOLDER = "\u0000adapters\u0000"
 class Spool:
     """The texts of adapters.json's items, in order, kept in an unnamed temporary file rather than in memory
     (hundreds of MB at 10,000 products), and read back as that file's pieces (`joined`) as often as the writer
-    reads them: `export.write` compares them with the file on disk, then writes them."""
+    reads them: `export.write` compares them with the file on disk, then writes them. An item may also be a stretch
+    of the adapters.json the last export wrote (`add_kept`: an adapter whose text is unchanged is not encoded again);
+    `spans` says where each item will sit in the joined file, for the next export to find it there."""
 
-    CHUNK = 1 << 20  # characters read back at a time
+    CHUNK = 1 << 20  # bytes read back at a time
 
-    def __init__(self) -> None:
-        self._file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")
+    def __init__(self, head: str = "") -> None:
+        self._file = tempfile.TemporaryFile("w+b")
         self._count = 0
+        self._written = 0                       # bytes in the temporary file
+        self._at = len(head.encode("utf-8"))    # where the next item starts in the joined file (`head` before it)
+        # Where the joined text comes from, in order: (None, start, end) in the temporary file, (path, start, end)
+        # in a file the last export wrote.
+        self._segments: list[tuple[str | None, int, int]] = []
+        self.spans: dict[str, tuple[bytes, int, int]] = {}
 
     def __enter__(self) -> Spool:
         return self
@@ -257,33 +269,217 @@ class Spool:
     def __exit__(self, *exc: object) -> None:
         self._file.close()
 
-    def add(self, text: str) -> None:
-        self._file.write("," + text if self._count else text)
+    def _put(self, data: bytes) -> None:
+        self._file.write(data)
+        if self._segments and self._segments[-1][0] is None:
+            self._segments[-1] = (None, self._segments[-1][1], self._written + len(data))
+        else:
+            self._segments.append((None, self._written, self._written + len(data)))
+        self._written += len(data)
+        self._at += len(data)
+
+    def _comma(self) -> None:
+        if self._count:
+            self._put(b",")
         self._count += 1
 
-    def joined(self, head: str, tail: str) -> SpooledParts:
-        return SpooledParts(self, head, tail)
+    def add(self, text: str, key: str | None = None, fingerprint: bytes | None = None) -> None:
+        self._comma()
+        start = self._at
+        self._put(text.encode("utf-8"))
+        if key is not None and fingerprint is not None:
+            self.spans[key] = (fingerprint, start, self._at)
+
+    def add_kept(self, path: str, start: int, end: int, key: str, fingerprint: bytes) -> None:
+        """An item whose text is bytes start..end of the file at `path` (the last export's adapters.json)."""
+        self._comma()
+        self._segments.append((path, start, end))
+        self.spans[key] = (fingerprint, self._at, self._at + end - start)
+        self._at += end - start
+
+    def joined(self, head: str, tail: str, fingerprint: bytes | None = None) -> SpooledParts:
+        return SpooledParts(self, head, tail, fingerprint)
 
     def read_all(self) -> Iterator[str]:
         self._file.flush()
-        self._file.seek(0)
-        while chunk := self._file.read(self.CHUNK):
-            yield chunk
-        self._file.seek(0, io.SEEK_END)  # further items are added at the end
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        handles: dict[str, Any] = {}
+        try:
+            for source, start, end in self._segments:
+                handle: Any
+                if source is None:
+                    handle = self._file
+                elif source not in handles:
+                    handle = handles[source] = open(source, "rb")  # noqa: SIM115 - closed below
+                else:
+                    handle = handles[source]
+                handle.seek(start)
+                left = end - start
+                while left > 0:
+                    chunk = handle.read(min(self.CHUNK, left))
+                    if not chunk:
+                        raise OSError(f"{source} ended before byte {end}")
+                    left -= len(chunk)
+                    if text := decoder.decode(chunk):
+                        yield text
+            if text := decoder.decode(b"", final=True):
+                yield text
+        finally:
+            for handle in handles.values():
+                handle.close()
+            self._file.seek(0, io.SEEK_END)  # further items are added at the end
 
 
 class SpooledParts:
     """A file's text in pieces: `head`, every item the spool holds (comma-separated), `tail`. Iterable more than
     once, each time from the start, while the spool is open (export_files keeps it open until the writer asks
-    for the next file)."""
+    for the next file). `fingerprint`: see `Lazy`."""
 
-    def __init__(self, spool: Spool, head: str, tail: str) -> None:
+    def __init__(self, spool: Spool, head: str, tail: str, fingerprint: bytes | None = None) -> None:
         self._spool, self._head, self._tail = spool, head, tail
+        self.fingerprint = fingerprint
 
     def __iter__(self) -> Iterator[str]:
         yield self._head
         yield from self._spool.read_all()
         yield self._tail
+
+
+def fingerprint(value: Any) -> bytes | None:
+    """A digest of a JSON payload that two payloads share only when they are the same value, of the same types all
+    the way down, keys in the same order (marshal's bytes tell 1 from 1.0 and keep a dict's order), so they encode
+    to the same text; several times quicker than encoding it. A large dict or list is digested an item at a time
+    (marshal makes one bytes object of the whole). None for a value marshal cannot write: then the file is encoded
+    and compared as always."""
+    digest = hashlib.blake2b(digest_size=20)
+    try:
+        _fingerprint_into(digest, value, 3)
+    except (ValueError, TypeError):
+        return None
+    return digest.digest()
+
+
+def _fingerprint_into(digest: Any, value: Any, depth: int) -> None:
+    kind = type(value)
+    if depth and (kind is dict or kind is list) and len(value) > MANY:
+        digest.update(b"D" if kind is dict else b"L")
+        digest.update(len(value).to_bytes(8, "big"))
+        if kind is dict:
+            for key, item in value.items():
+                _fingerprint_into(digest, key, 0)
+                _fingerprint_into(digest, item, depth - 1)
+        else:
+            for item in value:
+                _fingerprint_into(digest, item, depth - 1)
+        return
+    data = marshal.dumps(value, 2)  # version 2: no back-references, so the bytes follow the value alone, not its sharing
+    digest.update(b"M")
+    digest.update(len(data).to_bytes(8, "big"))
+    digest.update(data)
+
+
+def combined(*fingerprints: bytes | None | str) -> bytes | None:
+    """One fingerprint of several (None when one of them is None)."""
+    digest = hashlib.blake2b(digest_size=20)
+    for part in fingerprints:
+        if part is None:
+            return None
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+        digest.update(len(data).to_bytes(8, "big"))
+        digest.update(data)
+    return digest.digest()
+
+
+class Lazy:
+    """A file's text in pieces, made only when first read, with the `fingerprint` of what it is made from: the
+    writer (export.write) skips a file whose fingerprint and state on disk are those the last export left
+    (Manifest), without encoding it or reading it back."""
+
+    def __init__(self, fingerprint: bytes | None, make: Any) -> None:
+        self.fingerprint = fingerprint
+        self._make = make
+        self._parts: list[str] | None = None
+
+    def __iter__(self) -> Iterator[str]:
+        if self._parts is None:
+            self._parts = self._make()
+        return iter(self._parts)
+
+
+class Manifest:
+    """What the last `export.write` into a folder left there, kept in the content cache (records/cache.py): each
+    file's fingerprint (of what it was made from) and its state on disk (size, modification and change times, inode;
+    the change time moves with any write, and no tool sets it back), and where each adapter's text sits in
+    adapters.json. A file whose fingerprint is unchanged and whose state on disk is what the last export left holds
+    what this export would write: it is neither encoded nor read. One changed or removed by hand since, or of a
+    fingerprint that changed, is compared and written as always. A missing or damaged entry is an empty manifest:
+    every file is compared, as without the cache."""
+
+    ADAPTERS = f"{PUBLISHED_API}/adapters.json"
+
+    def __init__(self, out_dir: Path, entry: Any = None) -> None:
+        self.out_dir = Path(out_dir)
+        self.files: dict[str, tuple[bytes, int, int, int, int]] = {}
+        self.spans: dict[str, tuple[bytes, int, int]] = {}
+        self.stamp, self.counts = "", {}  # the last export's inputs (export.inputs_stamp) and its counts
+        try:
+            files, spans, stamp, counts = entry
+            if isinstance(files, dict) and isinstance(spans, dict) and isinstance(stamp, str) and isinstance(counts, dict):
+                self.files, self.spans, self.stamp, self.counts = files, spans, stamp, counts
+        except (TypeError, ValueError):
+            pass
+        # The spans hold only while adapters.json is the file the last export wrote, and only spans inside it.
+        if not self.on_disk(self.ADAPTERS) or not self._spans_fit(self.files[self.ADAPTERS][1]):
+            self.spans = {}
+        self.written: dict[str, tuple[bytes, int, int, int, int]] = {}  # this export's, as `note` sees them
+        self.new_spans: dict[str, tuple[bytes, int, int]] = {}
+
+    def _spans_fit(self, size: int) -> bool:
+        return all(type(span) is tuple and len(span) == 3 and type(span[0]) is bytes and type(span[1]) is int
+                   and type(span[2]) is int and 0 <= span[1] <= span[2] <= size for span in self.spans.values())
+
+    def _state(self, relative: str) -> tuple[int, int, int, int] | None:
+        try:
+            info = os.lstat(self.out_dir / relative)
+        except OSError:
+            return None
+        return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino
+
+    def on_disk(self, relative: str) -> bool:
+        """Whether the file at `relative` is in the state the last export left it in."""
+        known = self.files.get(relative)
+        try:
+            return known is not None and tuple(known[1:]) == self._state(relative)
+        except TypeError:
+            return False
+
+    def unchanged(self, relative: str, fingerprint: bytes | None) -> bool:
+        """Whether the file at `relative` holds what the last export wrote there from a value of this fingerprint."""
+        known = self.files.get(relative)
+        return bool(fingerprint) and known is not None and known[0] == fingerprint and self.on_disk(relative)
+
+    def kept_span(self, key: str, fingerprint: bytes | None) -> tuple[str, int, int] | None:
+        """Where the last adapters.json holds the text of adapter `key` made from a value of this fingerprint."""
+        known = self.spans.get(key)
+        if fingerprint is None or known is None or known[0] != fingerprint:
+            return None
+        return str(self.out_dir / self.ADAPTERS), known[1], known[2]
+
+    def note(self, relative: str, fingerprint: bytes | None) -> None:
+        """The file at `relative` now holds what a value of this fingerprint makes (None: a file without one, noted
+        for `intact` only)."""
+        state = self._state(relative)
+        if state is not None:
+            self.written[relative] = (fingerprint or b"", *state)
+
+    def intact(self, files: Collection[str]) -> bool:
+        """Whether OUT holds exactly the files the last export wrote (`files`, relative), each as it left it."""
+        return bool(self.files) and set(files) == set(self.files) and all(self.on_disk(f) for f in self.files)
+
+    def entry(self, stamp: str = "", counts: Mapping[str, Any] | None = None) -> tuple[Any, ...]:
+        """What the cache keeps: the files as written, where adapters.json holds each adapter, and the inputs'
+        stamp and counts of the export that wrote them."""
+        return self.written, self.new_spans if self.ADAPTERS in self.written else {}, stamp, dict(counts or {})
 
 
 # The API files that list the whole catalog (tens of MB at 10,000 products; evaluation.json 90 MB). `_dumps` makes
@@ -325,8 +521,9 @@ class Encoded:
     """A JSON file's text (`payload` and a newline) in pieces (`json_pieces`), made anew each time it is read:
     `export.write` reads it twice when the file on disk differs, once to compare and once to write."""
 
-    def __init__(self, payload: Any) -> None:
+    def __init__(self, payload: Any, fingerprint: bytes | None = None) -> None:
         self._payload = payload
+        self.fingerprint = fingerprint
 
     def __iter__(self) -> Iterator[str]:
         yield from json_pieces(self._payload)
@@ -349,22 +546,32 @@ def adapter_files(catalog: Mapping[str, Any], generated_at: str) -> Iterator[tup
                                _dumps(adapter["page"]), generated_at)
 
 
-def export_files(catalog: dict[str, Any], generated_at: str,
-                 memo: EncodeMemo | None = None) -> Iterator[tuple[str, Iterable[str]]]:
+def export_files(catalog: dict[str, Any], generated_at: str, memo: EncodeMemo | None = None,
+                 known: Manifest | None = None) -> Iterator[tuple[str, Iterable[str]]]:
     """Every file of the export as (path relative to OUT, posix; its text in pieces), one file at a time: at
     10,000 adapters the files add up to hundreds of MB, and adapters.json is written piece by piece rather than
     joined (its pieces come from a temporary file, and can be read again, from the start, until the next file is
     asked for). `write` puts them on disk; the watcher behind `make serve` writes only those whose text changed since
     its last export, and passes `memo` so that unchanged pieces are not encoded again. Each product's page
-    (publish/adapter.py) is made as its file is, unless the adapter has it already (`with_pages`)."""
+    (publish/adapter.py) is made as its file is, unless the adapter has it already (`with_pages`). With `known`
+    (the last export's Manifest, from `write`), each JSON file comes with the fingerprint of what it is made from and
+    is encoded only when read (`Lazy`), and adapters.json takes an unchanged adapter's text from where the last one
+    holds it."""
+    assert memo is None or known is None, "the watcher's memo or the writer's manifest, not both"
     if memo is not None:
         memo.start()
     dumps = memo.dumps if memo is not None else (lambda key, payload, fingerprint=None: _dumps(payload))
 
     def as_json(path: str, payload: Any, folder: str = API) -> tuple[str, Iterable[str]]:
+        wrapped = _wrap(payload, generated_at)
+        if known is not None:
+            mark = fingerprint(wrapped)
+            if path in WHOLE_CATALOG_FILES:
+                return f"{folder}/{path}", Encoded(wrapped, mark)
+            return f"{folder}/{path}", Lazy(mark, lambda: [_dumps(wrapped), "\n"])
         if memo is None and path in WHOLE_CATALOG_FILES:
-            return f"{folder}/{path}", Encoded(_wrap(payload, generated_at))
-        return f"{folder}/{path}", [dumps(path, _wrap(payload, generated_at)), "\n"]
+            return f"{folder}/{path}", Encoded(wrapped)
+        return f"{folder}/{path}", [dumps(path, wrapped), "\n"]
 
     chipsets = {c["id"]: c for c in catalog["chipsets"]}
     adapters = {a["id"]: a for a in catalog["adapters"]}
@@ -375,23 +582,49 @@ def export_files(catalog: dict[str, Any], generated_at: str,
     # The naughty and nice pages' filters are in their model (lists.json), whose counts a verdict moves.
     filters = {"usb": usb_page.index_filters(usb_rows, kernel.get("version")),
                "chipsets": chipset_page.index_filters(chipset_rows)}
-    yield COMMON_JSON, [dumps(COMMON_JSON, common(catalog, generated_at)), "\n"]
-    yield PAGES_JSON, [dumps(PAGES_JSON, pages(catalog, filters)), "\n"]
-    yield NAMES_JSON, [dumps(NAMES_JSON, product_names(catalog)), "\n"]
-    yield "data/api_index.json", [dumps("api-index", api_index.index_model(catalog)), "\n"]  # the /api/v1/ page
-    yield VOCABULARY_FILE, [dumps(VOCABULARY_FILE, vocabulary(catalog)), "\n"]  # the search's "did you mean"
+    def data_json(path: str, key: str, payload: Any) -> tuple[str, Iterable[str]]:  # unwrapped: Hugo's data
+        if known is not None:
+            return path, Lazy(fingerprint(payload), lambda: [_dumps(payload), "\n"])
+        return path, [dumps(key, payload), "\n"]
+
+    yield data_json(COMMON_JSON, COMMON_JSON, common(catalog, generated_at))
+    yield data_json(PAGES_JSON, PAGES_JSON, pages(catalog, filters))
+    yield data_json(NAMES_JSON, NAMES_JSON, product_names(catalog))
+    yield data_json("data/api_index.json", "api-index", api_index.index_model(catalog))  # the /api/v1/ page
+    yield data_json(VOCABULARY_FILE, VOCABULARY_FILE, vocabulary(catalog))  # the search's "did you mean"
     # Each adapter is encoded once without its page: its own file is that text with the page added, and
     # adapters.json (the whole database, 240 MB at 10,000 products) is those texts joined. Each product's file is
     # handed on as soon as its text is made; the texts wait for adapters.json in a temporary file, not in memory.
     # A verdict unchanged since the last export (the same object, BuildCache) is not encoded again.
-    with Spool() as spool:
+    # With `known`, an adapter's text is made only when its file is read or adapters.json has no copy of it.
+    head, tail = _dumps(_wrap(ADAPTERS_PLACEHOLDER, generated_at)).split(_dumps(ADAPTERS_PLACEHOLDER))
+    head, tail = head + "[", "]" + tail + "\n"
+    with Spool(head) as spool:
+        marks: list[bytes | None] = [generated_at.encode()]
         for adapter in catalog["adapters"]:
-            text = dumps(("adapter", adapter["id"]), {k: v for k, v in adapter.items() if k != "page"}, id(adapter["verdict"]))
-            spool.add(text)
             page = adapter["page"] if "page" in adapter else adapter_page.page(adapter, catalog, chipsets)
-            yield adapter_file(adapter["id"], text, dumps(("adapter-page", adapter["id"]), page), generated_at)
-        head, tail = _dumps(_wrap(ADAPTERS_PLACEHOLDER, generated_at)).split(_dumps(ADAPTERS_PLACEHOLDER))
-        yield f"{PUBLISHED_API}/adapters.json", spool.joined(head + "[", "]" + tail + "\n")
+            core = {k: v for k, v in adapter.items() if k != "page"}
+            if known is None:
+                text = dumps(("adapter", adapter["id"]), core, id(adapter["verdict"]))
+                spool.add(text)
+                yield adapter_file(adapter["id"], text, dumps(("adapter-page", adapter["id"]), page), generated_at)
+                continue
+            mark = fingerprint(core)
+            marks.append(mark)
+            texts: list[str] = []
+
+            def make(adapter_id: str = adapter["id"], core: Any = core, page: Any = page, texts: list[str] = texts) -> list[str]:
+                texts.append(_dumps(core))
+                return adapter_file(adapter_id, texts[0], _dumps(page), generated_at)[1]
+            yield f"{API}/adapters/{adapter['id']}.json", Lazy(combined(adapter["id"], generated_at, mark, fingerprint(page)), make)
+            kept = known.kept_span(adapter["id"], mark) if not texts else None
+            if kept is not None:
+                spool.add_kept(*kept, adapter["id"], mark)  # type: ignore[arg-type]  # mark is set when kept is
+            else:
+                spool.add(texts[0] if texts else _dumps(core), adapter["id"], mark)
+        yield f"{PUBLISHED_API}/adapters.json", spool.joined(head, tail, combined(*marks) if known is not None else None)
+        if known is not None:
+            known.new_spans = spool.spans
     rows = {a["id"]: adapter_row(a, chipsets) for a in catalog["adapters"]}
     yield as_json("adapter-rows.json", list(rows.values()))
     yield as_json("chipsets.json", chipset_rows)

@@ -14,7 +14,13 @@ Where: `.cache/uasdb/` in the checkout (`make clean` removes it), or UASDB_CACHE
 `--no-cache` where a command offers it) turns it off. An entry is believed only when its own checksum matches: a
 missing, truncated, garbled or unreadable entry, or a folder that cannot be written, is a miss and costs time only.
 Entries are plain values (dicts, lists, tuples, text, numbers) in `marshal`'s format: reading one runs no code, and
-it is several times quicker than unpickling the same objects (the cost of a warm run).
+it is several times quicker than unpickling the same objects (the cost of a warm run). One entry is not: the
+expectations' memo (verdicts/expectations_cache.py), written and read as a stream (`put_stream`, `open_stream`) and
+unpickled by an unpickler that makes only the memo's own classes.
+
+What is kept, by whom: each record parsed and checked (records/database.py), each adapter's verdicts, summary, chart
+and report link (publish/adapter.py), the expectations step and its memo (verdicts/), and per output folder the
+manifest of what the last export wrote there (publish/files.Manifest, publish/export.write).
 """
 from __future__ import annotations
 
@@ -24,9 +30,9 @@ import os
 import shutil
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import yaml
 
@@ -106,9 +112,57 @@ class Store:
         except Exception:  # noqa: BLE001 - whatever went wrong with an entry, it is a miss
             return None
 
+    def open_stream(self, key: str) -> BinaryIO | None:
+        """An entry `put_stream` wrote, as an open file positioned at its payload, or None for anything it cannot
+        vouch for (its checksum is checked first, reading it in chunks: large entries are never held whole). For
+        entries that are not plain values (the expectations' memo): whoever reads one checks what it holds, and
+        closes it."""
+        try:
+            handle = open(self._path(key), "rb")  # noqa: SIM115 - handed to the caller, who closes it
+        except OSError:
+            return None
+        try:
+            want = handle.read(_CHECKSUM)
+            digest, size = hashlib.sha256(), 0
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+                size += len(chunk)
+            if len(want) != _CHECKSUM or not size or digest.digest() != want:
+                handle.close()
+                return None
+            handle.seek(_CHECKSUM)
+            return handle
+        except Exception:  # noqa: BLE001 - whatever went wrong with an entry, it is a miss
+            handle.close()
+            return None
+
+    def put_stream(self, key: str, write: Callable[[BinaryIO], None]) -> None:
+        """An entry whose payload `write` writes into a file (hashed as it goes): never held whole in memory."""
+        try:
+            path = self._path(key)
+            if not self._pruned:
+                self._prune()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            staging = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+            with open(staging, "wb") as handle:
+                handle.write(bytes(_CHECKSUM))
+                hashing = _Hashing(handle)
+                write(hashing)  # type: ignore[arg-type]  # a file-like writer is all it needs
+                handle.seek(0)
+                handle.write(hashing.digest.digest())
+            os.replace(staging, path)
+        except Exception:  # noqa: BLE001 - a cache that cannot be written only costs time
+            return
+
     def put(self, key: str, value: Any) -> None:
         try:
             payload = marshal.dumps(value)
+        except Exception:  # noqa: BLE001 - a value marshal cannot write is not kept
+            return
+        self._write(key, payload)
+
+    def _write(self, key: str, payload: bytes) -> None:
+        try:
             path = self._path(key)
             if not self._pruned:
                 self._prune()
@@ -131,6 +185,17 @@ class Store:
                         key=lambda p: p.stat().st_mtime, reverse=True)
         for old in others[KEEP_VERSIONS - 1:]:
             shutil.rmtree(old, ignore_errors=True)
+
+
+class _Hashing:
+    """A writer that hashes what passes through it."""
+
+    def __init__(self, handle: BinaryIO) -> None:
+        self.handle, self.digest = handle, hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        self.digest.update(data)
+        return self.handle.write(data)
 
 
 _stores: dict[tuple[Path, str], Store] = {}

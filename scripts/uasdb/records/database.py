@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import copy
 import dataclasses
 import datetime
 import fnmatch
+import gc
 import multiprocessing
 import os
 import pickle
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -160,13 +162,16 @@ def today_for_checks() -> datetime.date:
     return datetime.date.fromisoformat(fixed) if fixed else datetime.date.today()
 
 
-def _load_one(path: Path):
+def _load_one(path: Path, kept_only: bool = False):
     """Read, parse and schema-check one file: the per-file half of `check`, independent of every other file. The
     parse and the schema check depend on the file's bytes and kind alone, so they come from the content cache
-    (records/cache.py) when an earlier run did them."""
+    (records/cache.py) when an earlier run did them. `kept_only`: None unless they do (or the file is unreadable)."""
     kind = kind_of(path)
     raw = read_record(path)
-    loaded, schema_found = (raw, []) if isinstance(raw, Loaded) else _parsed(kind, raw)
+    parsed = (raw, []) if isinstance(raw, Loaded) else _parsed(kind, raw, kept_only)
+    if parsed is None:
+        return None
+    loaded, schema_found = parsed
     # The parse named no file (so that its result holds in any copy of the tree); every problem names the file as
     # the contributor sees it.
     loaded.path = display_path(path)
@@ -184,14 +189,14 @@ def _load_one(path: Path):
     return kind, loaded, problems
 
 
-def _parsed(kind: str | None, raw: bytes) -> tuple[Loaded, list[Problem]]:
+def _parsed(kind: str | None, raw: bytes, kept_only: bool = False) -> tuple[Loaded, list[Problem]] | None:
     """The file parsed with its marks, and what the schema finds in it that the loader did not already explain:
-    from the cache when these bytes were read before as this kind, else worked out (and kept)."""
+    from the cache when these bytes were read before as this kind, else worked out (and kept; `kept_only`: None)."""
     store = content_cache.store()
     digest = content_cache.content_digest(raw)
     key = store.key("parsed", kind, digest) if store else ""
     known = _from_entry(store.get(key)) if store else None
-    if known is not None:
+    if known is not None or kept_only:
         return known
     loaded = load_text("", raw)
     loaded.digest = digest
@@ -249,13 +254,34 @@ class LoadCache:
         return [pickle.loads(self._entries[str(p)][1]) for p in files]
 
 
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """Python's cycle collector paused while a whole tree's records and what is made of them pile up: it walks every
+    object again and again as they grow (loading 5,000 records from the content cache took 12 s of CPU with it, 1.5
+    without), and these values hold no cycles to find. It runs again afterwards, as it was."""
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()
+
+
 def _load_all(files: list[Path]):
-    """Per-file work on every core for large trees (fork keeps start-up cheap); in order, so output is stable."""
+    """Per-file work: the files the content cache holds read here, one after another (reading an entry costs far
+    less than sending its result back from another process), the others parsed on every core for large trees (fork
+    keeps start-up cheap); in order, so output is stable."""
+    with paused_gc():
+        found = [_load_one(path, kept_only=True) for path in files] if content_cache.store() else [None] * len(files)
+    missing = [path for path, result in zip(files, found, strict=True) if result is None]
     workers = os.cpu_count() or 1
-    if len(files) < PARALLEL_FROM_FILES or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [_load_one(path) for path in files]
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        return list(pool.map(_load_one, files, chunksize=max(16, len(files) // (workers * 8))))
+    if len(missing) < PARALLEL_FROM_FILES or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        parsed = iter([_load_one(path) for path in missing])
+    else:
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            parsed = iter(list(pool.map(_load_one, missing, chunksize=max(16, len(missing) // (workers * 8)))))
+    return [result if result is not None else next(parsed) for result in found]
 
 
 def check(paths: Sequence[Path] = (), today: datetime.date | None = None,

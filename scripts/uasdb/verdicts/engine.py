@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import astuple, dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -1064,6 +1064,26 @@ def adapter_verdict(record: Mapping[str, Any], kernel: Any = _DEFAULT) -> Adapte
                      and (d := disagreement(v, reports))]
     return AdapterVerdict(uas, boot, listing, reasons, [s["entry"] for s in sources], sources, unplaced, disagreements)
 
+
+
+def verdict_as_plain(verdict: AdapterVerdict) -> tuple:
+    """An adapter's verdicts as plain values (tuples, lists, dicts, text), which the content cache keeps
+    (records/cache.py: marshal, reading an entry runs no code); `verdict_from_plain` makes the same verdicts again."""
+    def platform(v: PlatformVerdict) -> tuple:
+        return (v.verdict, v.kind, v.confidence, [astuple(f) for f in v.findings], v.platform, v.about)
+    return ({name: platform(v) for name, v in verdict.uas.items()}, {name: platform(v) for name, v in verdict.boot.items()},
+            verdict.listing, verdict.reasons, verdict.quirk_entries, verdict.quirk_sources, verdict.unplaced,
+            verdict.disagreements)
+
+
+def verdict_from_plain(plain: Any) -> AdapterVerdict:
+    """The verdicts `verdict_as_plain` gave these values for (a TypeError or ValueError for anything else)."""
+    def platform(values: Any) -> PlatformVerdict:
+        verdict, kind, confidence, findings, name, about = values
+        return PlatformVerdict(verdict, kind, confidence, [Finding(*f) for f in findings], name, about)
+    uas, boot, listing, reasons, entries, sources, unplaced, disagreements = plain
+    return AdapterVerdict({n: platform(v) for n, v in uas.items()}, {n: platform(v) for n, v in boot.items()},
+                          listing, reasons, entries, sources, unplaced, disagreements)
 
 def merge_quirk_entries(entries: Iterable[str]) -> dict[str, str]:
     """`vid:pid` -> united, sorted flag letters of every entry naming it."""

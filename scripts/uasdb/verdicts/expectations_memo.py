@@ -15,12 +15,18 @@ with their chip's new items (`decided_again`). The evaluation, the policy and co
 parts (cheap), and the published expectations are kept per policy, which an edit seldom changes.
 
 The result is the same as expectations.with_expectations on the same inputs, byte for byte
-(tests/test_expectations_memo.py edits random trees every way an edit can go and compares with a fresh run). The
-memo lives as long as the watcher's BuildCache (publish/adapter.py); an export from the command line has none.
+(tests/test_expectations_memo.py edits random trees every way an edit can go and compares with a fresh run, also
+with the memo written and read back between edits). The memo lives as long as the watcher's BuildCache
+(publish/adapter.py); an export from the command line keeps it in the content cache between runs
+(expectations_cache.py), so `uasdb export` after an edit works out only the parts the edit touched. The parts are
+keyed by what they read, the code version included, so a memo read back is only ever a head start.
 """
 from __future__ import annotations
 
+import gc
 import hashlib
+import io
+import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -66,6 +72,19 @@ class Part:
     published: tuple[str, dict[str, dict[str, Any]]] | None = None
 
 
+# What a memo kept on disk may hold besides plain values (`Memo.load` refuses anything else).
+_KEPT_CLASSES = {(cls.__module__, cls.__qualname__) for cls in (Expectation, Item, Part)} | {
+    ("builtins", "set"), ("builtins", "frozenset")}
+MEMO_FORMAT = 1
+
+
+class _MemoUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _KEPT_CLASSES:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not part of an expectations memo")
+
+
 def _digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
@@ -81,6 +100,41 @@ class Memo:
         self.worked_out: list[str] = []                    # the products the last run worked out again
         self.decided_again: list[str] = []                 # and those it only decided again (their chip's changed)
         self.evaluation: dict[str, Any] | None = None      # the last run's evaluation, cells included
+
+    def dump(self, into: Any) -> None:
+        """What the memo knows, written into a file, for the content cache (expectations_cache.py keeps it between
+        exports): everything but the records' digests by object, which hold only in this process."""
+        pickle.dump((MEMO_FORMAT, self.products, self.usb, self._classes, self.evaluation), into,
+                    pickle.HIGHEST_PROTOCOL)
+
+    def dumps(self) -> bytes:
+        into = io.BytesIO()
+        self.dump(into)
+        return into.getvalue()
+
+    @classmethod
+    def load(cls, source: Any) -> Memo | None:
+        """The memo `dumps` wrote into this file, or None (a miss) for anything else: a class outside the memo's
+        own is refused before it is made, and a value of the wrong shape is dropped. The parts are keyed by the
+        digests of what they read, so a kept memo is only ever a head start. Read with the cycle collector paused:
+        made among the export's millions of objects, the memo's objects cost several times as much in collections
+        as in reading."""
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            fmt, products, usb, classes, evaluation = _MemoUnpickler(source).load()
+        except Exception:  # noqa: BLE001 - whatever is wrong with a kept memo, it is a miss
+            return None
+        finally:
+            if paused:
+                gc.enable()
+        if fmt != MEMO_FORMAT or not (isinstance(products, dict) and isinstance(usb, dict) and isinstance(classes, dict)
+                                      and all(isinstance(p, Part) for p in products.values())):
+            return None
+        memo = cls()
+        memo.products, memo.usb, memo._classes = products, usb, classes
+        memo.evaluation = evaluation if isinstance(evaluation, dict) else None
+        return memo
 
     def record_digest(self, record: Mapping[str, Any]) -> str:
         known = self._records.get(id(record))
