@@ -29,10 +29,11 @@ from pathlib import Path
 
 from .. import relax_gc
 from ..paths import DATA_DIR, Folder, inside
-from ..records.database import KIND_DIRS, LoadCache, check
+from ..records.database import KIND_DIRS, LoadCache
 from .adapter import BuildCache
-from .export import _pathspecs, build, inputs_digest, prepare, record_folders
+from .export import inputs_digest, prepare, record_folders
 from .files import COMMON_JSON, EncodeMemo, adapter_files, export_files
+from .preview import product_preview
 
 Snapshot = dict[str, tuple[int, int]]
 # Seconds between polls. A snapshot of today's records takes about 5 ms; the watcher waits at least ten times as
@@ -194,26 +195,14 @@ def _edited(before: dict[str, str], now: dict[str, str]) -> str | None:
 
 def _first_phase(out_dir: Path, trees: Sequence[Path], state: State, previous: dict, edited: str | None) -> int:
     """Write the edited product's own file (its page's model and API file, api/v1/adapters/<id>.json) before the
-    rest of the export: the record checked again (the others come from the cache), its verdicts and page worked
-    out, and the expectations and their evaluation taken from the last export as they were (an expectation is
-    labelled as one, and the full export that follows brings them up to date). Only for an edit of one adapter
-    record whose data has no errors and whose id and aliases stay as they were; otherwise nothing is written
-    here. Returns how many files it wrote."""
+    rest of the export, at the cost of that record (preview.py): the record read and checked alone, its verdicts
+    and page worked out, and whatever the page reads of other products, and the expectations and their
+    evaluation, taken from the last export as they were (an expectation is labelled as one, and the full export
+    that follows brings them up to date). Only for an edit of one adapter record whose data has no errors and
+    whose id and aliases stay as they were; otherwise nothing is written here. Returns how many files it wrote."""
     if edited is None or state.generated_at is None:
         return 0
-    result = check(record_folders(trees), cache=state.cache)
-    if result.errors:
-        return 0
-    target = Path(edited).resolve()
-    record = next((r for r in result.records if r.kind == "adapter" and Path(r.path).resolve() == target), None)
-    if record is None:
-        return 0
-    known = {a["id"]: a for a in previous["adapters"]}
-    adapter_id = record.data.get("id")
-    if (not isinstance(adapter_id, str) or {r.data.get("id") for r in result.records if r.kind == "adapter"} != known.keys()
-            or adapter_id not in known or record.data.get("aliases") != known[adapter_id].get("aliases")):
-        return 0
-    catalog = build(result.records, _pathspecs(trees), state.build, previous=previous, pages_of={adapter_id})
+    catalog = product_preview(Path(edited), previous, trees, state.cache, state.build)
     if catalog is None:
         return 0
     count = 0
