@@ -3,7 +3,8 @@
 Polls the record trees ten times a second; when a file changes it hashes the trees' files and, when a byte
 changed since the last export (export.inputs_digest), exports again in two phases. First, when the save changed
 one adapter record and nothing else (no file added or removed, the same id and aliases, no errors), that
-product's own file (api/v1/adapters/<id>.json, its page's model) is written at once, worked out with the last
+product's own file (api/v1/adapters/<id>.json, its page's model) is written at once, from that record alone and
+the last export's catalog (preview.py: no whole-tree pass, a few tens of ms at 10,000 products), with the last
 export's expectations (labelled expectations, which never count; they catch up in the second phase). Second, the
 export re-runs in memory, parsing again only the records whose files changed, and writes into OUT
 (site/data/generated) only the files whose text changed, keeping OUT/static/pagefind (the search index): OUT is
@@ -75,6 +76,8 @@ class State:
         # (`_first_phase`) takes the expectations from that catalog and needs to know which one file changed.
         self.catalog: dict | None = None
         self.files: dict[str, str] | None = None
+        # How many files the last refresh's first phase wrote, and the seconds it took (the terminal says so).
+        self.first_phase: tuple[int, float] = (0, 0.0)
 
 
 def _existing(out_dir: Path) -> set[str]:
@@ -147,12 +150,15 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
         return []  # the last export was clean, and no byte changed since
     state.inputs = None  # set again once this export is over, whichever way it ends
     previous, state.catalog, last_files, state.files = state.catalog, None, state.files, None
+    state.first_phase = (0, 0.0)
     if previous is not None and files is not None and last_files is not None:
+        began = time.monotonic()
         try:
             with contextlib.redirect_stderr(io.StringIO()):
-                _first_phase(out_dir, trees, state, previous, _edited(last_files, files))
+                state.first_phase = (_first_phase(out_dir, trees, state, previous, _edited(last_files, files)), 0.0)
         except Exception:  # noqa: BLE001 - the second phase does it all again, and reports what is wrong
             state.build = BuildCache()  # it may hold what was worked out half-way
+        state.first_phase = (state.first_phase[0], time.monotonic() - began)
     try:
         with contextlib.redirect_stderr(captured):
             prepared = prepare(data_dirs, cache=state.cache, build_cache=state.build)
@@ -310,7 +316,7 @@ def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECON
         last = now
         began = time.monotonic()
         problems = refresh(out_dir, trees, state)
-        _tell(problems, "data changed", time.monotonic() - began)
+        _tell(problems, "data changed", time.monotonic() - began, state.first_phase)
         if search is not None and not problems:
             search.request()
         if once:
@@ -329,7 +335,7 @@ def _poll(trees: Sequence[Path]) -> Snapshot:
         return {"": (-1, -1)}
 
 
-def _tell(problems: list[str], what: str, spent: float | None = None) -> None:
+def _tell(problems: list[str], what: str, spent: float | None = None, first: tuple[int, float] = (0, 0.0)) -> None:
     stamp = time.strftime("%H:%M:%S")
     if problems:
         print(f"{stamp} {what}: NOT exported, the site keeps the last good data and shows these:", file=sys.stderr)
@@ -337,7 +343,8 @@ def _tell(problems: list[str], what: str, spent: float | None = None) -> None:
             print(f"  {line}", file=sys.stderr)
         sys.stderr.flush()
     elif spent is not None:
-        print(f"{stamp} {what}: exported again in {spent:.2f} s; the browser reloads", flush=True)
+        early = f" (the edited product's page first, in {first[1]:.2f} s)" if first[0] else ""
+        print(f"{stamp} {what}: exported again in {spent:.2f} s{early}; the browser reloads", flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
