@@ -2,7 +2,6 @@
 not the tree: at 10,000 products a whole-tree pass there kept the edit off the page for 14 s."""
 from __future__ import annotations
 
-import json
 import shutil
 
 import pytest
@@ -76,3 +75,41 @@ def _editable(path, edit):
         return True
     except ValueError:
         return False
+
+
+@pytest.fixture
+def fixture_tree(tmp_path):
+    from uasdb.paths import REPO_ROOT
+    data = tmp_path / "data"
+    shutil.copytree(REPO_ROOT / "tests" / "fixtures" / "site-data", data)
+    return data, tmp_path / "out"
+
+
+def _every_file(out):
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.slow  # three exports of the fixtures and two refreshes with errors, about 3 s of CPU
+def test_an_edit_that_breaks_a_rule_between_records_writes_nothing_first(fixture_tree, monkeypatch):
+    """The first phase runs the rules that compare records on the edited one and those sharing an ID, a name or a
+    shop code with it, not on the tree: an edit that breaks one (a possible duplicate that does not name it back,
+    a shop code another product has) must still write nothing before the full export, which reports it."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    data, out = fixture_tree
+    nvme, nice = data / "adapters" / "fixture-nvme.yaml", data / "adapters" / "fixture-nice-sata.yaml"
+    state = watch.State()
+    assert watch.refresh(out, [data], state) == []
+    nvme.write_text(nvme.read_text(encoding="utf-8") + "product_codes:\n  asin:\n    - B00FCLG65U\n", encoding="utf-8")
+    assert watch.refresh(out, [data], state) == []
+    seen, real_prepare = [], watch.prepare
+    monkeypatch.setattr(watch, "prepare", lambda *a, **k: seen.append(_every_file(out)) or real_prepare(*a, **k))
+    original = nice.read_text(encoding="utf-8")
+    for addition, rule in (("may_be_same_as:\n  - fixture-nvme\n", "may-be-same-as-mutual"),
+                           ("product_codes:\n  asin:\n    - B00FCLG65U\n", "product-code-unique")):
+        before = _every_file(out)
+        nice.write_text(original + addition, encoding="utf-8")
+        problems = watch.refresh(out, [data], state)
+        assert any(rule in line for line in problems), problems
+        assert seen[-1] == before, f"{rule}: a file was written before the full export"
+        nice.write_text(original, encoding="utf-8")
+        assert watch.refresh(out, [data], state) == []

@@ -34,7 +34,7 @@ from ..records.database import KIND_DIRS, LoadCache
 from .adapter import BuildCache
 from .export import inputs_digest, prepare, record_folders
 from .files import COMMON_JSON, EncodeMemo, adapter_files, export_files
-from .preview import product_preview
+from .preview import Neighbours, product_preview
 
 Snapshot = dict[str, tuple[int, int]]
 # Seconds between polls. A snapshot of today's records takes about 5 ms; the watcher waits at least ten times as
@@ -78,6 +78,9 @@ class State:
         self.files: dict[str, str] | None = None
         # How many files the last refresh's first phase wrote, and the seconds it took (the terminal says so).
         self.first_phase: tuple[int, float] = (0, 0.0)
+        # Which of that catalog's adapters share a USB ID, a name or a shop code (preview.Neighbours): the first
+        # phase runs the tree's rules over those alone.
+        self.neighbours: Neighbours | None = None
 
 
 def _existing(out_dir: Path) -> set[str]:
@@ -150,12 +153,14 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
         return []  # the last export was clean, and no byte changed since
     state.inputs = None  # set again once this export is over, whichever way it ends
     previous, state.catalog, last_files, state.files = state.catalog, None, state.files, None
+    neighbours, state.neighbours = state.neighbours, None
     state.first_phase = (0, 0.0)
     if previous is not None and files is not None and last_files is not None:
         began = time.monotonic()
         try:
             with contextlib.redirect_stderr(io.StringIO()):
-                state.first_phase = (_first_phase(out_dir, trees, state, previous, _edited(last_files, files)), 0.0)
+                state.first_phase = (_first_phase(out_dir, trees, state, previous, _edited(last_files, files),
+                                                  neighbours), 0.0)
         except Exception:  # noqa: BLE001 - the second phase does it all again, and reports what is wrong
             state.build = BuildCache()  # it may hold what was worked out half-way
         state.first_phase = (state.first_phase[0], time.monotonic() - began)
@@ -175,7 +180,7 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
         _sync(out_dir, guard, written, state)
         _remember(state, trees, inputs)
         if state.inputs is not None:  # settled: the next save's first phase may build on this export
-            state.catalog, state.files = catalog, files
+            state.catalog, state.files, state.neighbours = catalog, files, Neighbours(catalog["adapters"])
     except Exception as error:  # noqa: BLE001 - the watcher outlives whatever the file system or the data does
         problems = [line for line in captured.getvalue().splitlines() if line.strip()]
         problem = f"export failed: {type(error).__name__}: {error} (the next change to data/ tries again)"
@@ -199,7 +204,8 @@ def _edited(before: dict[str, str], now: dict[str, str]) -> str | None:
     return changed[0]
 
 
-def _first_phase(out_dir: Path, trees: Sequence[Path], state: State, previous: dict, edited: str | None) -> int:
+def _first_phase(out_dir: Path, trees: Sequence[Path], state: State, previous: dict, edited: str | None,
+                 neighbours: Neighbours | None = None) -> int:
     """Write the edited product's own file (its page's model and API file, api/v1/adapters/<id>.json) before the
     rest of the export, at the cost of that record (preview.py): the record read and checked alone, its verdicts
     and page worked out, and whatever the page reads of other products, and the expectations and their
@@ -208,7 +214,7 @@ def _first_phase(out_dir: Path, trees: Sequence[Path], state: State, previous: d
     whose id and aliases stay as they were; otherwise nothing is written here. Returns how many files it wrote."""
     if edited is None or state.generated_at is None:
         return 0
-    catalog = product_preview(Path(edited), previous, trees, state.cache, state.build)
+    catalog = product_preview(Path(edited), previous, trees, state.cache, state.build, neighbours)
     if catalog is None:
         return 0
     count = 0
