@@ -14,6 +14,7 @@ The per-record work goes through the watcher's LoadCache and BuildCache, so the 
 """
 from __future__ import annotations
 
+import bisect
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -112,14 +113,8 @@ def _index_of(adapters: Sequence[Mapping[str, Any]], adapter_id: Any) -> int | N
     """Where the catalog's adapters (in id order) hold this id, by bisection."""
     if not isinstance(adapter_id, str):
         return None
-    low, high = 0, len(adapters)
-    while low < high:
-        middle = (low + high) // 2
-        if adapters[middle]["id"] < adapter_id:
-            low = middle + 1
-        else:
-            high = middle
-    return low if low < len(adapters) and adapters[low]["id"] == adapter_id else None
+    at = bisect.bisect_left(adapters, adapter_id, key=lambda adapter: adapter["id"])
+    return at if at < len(adapters) and adapters[at]["id"] == adapter_id else None
 
 
 def _tree_clean(record: Record, problems: list[Any], index: int, adapters: Sequence[Mapping[str, Any]],
