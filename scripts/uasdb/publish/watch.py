@@ -179,8 +179,10 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
                    for relative, parts in export_files(catalog, state.generated_at, memo=state.memo)]
         _sync(out_dir, guard, written, state)
         _remember(state, trees, inputs)
-        if state.inputs is not None:  # settled: the next save's first phase may build on this export
-            state.catalog, state.files, state.neighbours = catalog, files, Neighbours(catalog["adapters"])
+        # The next save's first phase builds on this clean export, even when a file changed while it ran (a second
+        # save soon after the first, at 10,000 products): a file changed since `files` were read counts as edited,
+        # so a second save of the same record still shows first; the full export after it settles everything.
+        state.catalog, state.files, state.neighbours = catalog, files, Neighbours(catalog["adapters"])
     except Exception as error:  # noqa: BLE001 - the watcher outlives whatever the file system or the data does
         problems = [line for line in captured.getvalue().splitlines() if line.strip()]
         problem = f"export failed: {type(error).__name__}: {error} (the next change to data/ tries again)"
