@@ -96,3 +96,9 @@ def test_a_note_edit_appends_to_the_first_nested_note_plain_or_folded():
     assert _noted(plain, "M") == plain.replace("Worked fine.", "Worked fine. M")
     with pytest.raises(ValueError):
         _noted("id: a\nname: A\nnotes: top-level only\n", "M")
+
+
+def test_the_split_takes_the_first_phase_the_watcher_reports():
+    log = ("12:00:01 data changed: exported again in 4.10 s (the edited product's page first, in 0.06 s); the browser reloads\n"
+           "12:00:06 data changed: exported again in 4.20 s (the edited product's page first, in 0.04 s); the browser reloads\n")
+    assert split_live_edit(log, "") == {"live_edit_export_s": 4.15, "live_edit_first_phase_s": 0.05}

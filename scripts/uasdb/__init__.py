@@ -12,7 +12,8 @@ The package is grouped by role; imports run one way, records -> verdicts -> publ
   publish/     export.py (the catalog, built in named steps), one model module per page kind (adapter, usb, chipset,
                lists, buy, home, rows, common), each making its part of the catalog and its page's model,
                files.py (one file per entity, each its JSON API file), the kernel/distribution/linux-hardware
-               joins, the watcher behind `make serve`, the site build and its search index (search_index.py: search
+               joins, the watcher behind `make serve` (watch.py; preview.py makes an edited product's page first, from
+               its record and the last export), the site build and its search index (search_index.py: search
                twins made from the export, indexed by Pagefind only when their words change)
   ingest/      turning published reports into records: the issue form and its parser, `uasdb new`, importers/
   tools/       maintainers' tools: benchmarks and their synthetic data, the generated field guide and rule table,

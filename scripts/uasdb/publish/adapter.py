@@ -106,19 +106,9 @@ def adapter_entries(records: Sequence[Record], chipsets: Mapping[str, Mapping[st
     adapters: list[dict[str, Any]] = []
     verdict_by_id: dict[str, Any] = {}
     for record in sorted((r for r in records if r.kind == "adapter"), key=lambda r: r.data["id"]):
-        _, verdict, verdict_dict, summary, chart, query = cache.adapter(record) if cache else _adapter_parts(record)
-        verdict_by_id[record.data["id"]] = verdict
-        rel = relative_to(record.path, REPO_ROOT)
-        entry = dict(record.data)
-        entry["path"] = rel
-        entry["changes"] = changes.get(rel, {})
-        entry["verdict"] = verdict_dict
-        entry["summary"] = summary
-        entry["throughput_chart"] = chart
-        if entry.get("chipset") in chipsets:
-            entry["chipset_name"] = chipsets[entry["chipset"]]["name"]
-        entry["report_query"] = query
-        adapters.append(entry)
+        parts = cache.adapter(record) if cache else _adapter_parts(record)
+        verdict_by_id[record.data["id"]] = parts[1]
+        adapters.append(adapter_entry(record, parts, chipsets, changes))
     if cache:
         for gone in set(cache.adapters) - set(verdict_by_id):
             del cache.adapters[gone]
@@ -126,9 +116,33 @@ def adapter_entries(records: Sequence[Record], chipsets: Mapping[str, Mapping[st
 
     vendor_labels = vendor_display_names(a.get("vendor") for a in adapters)
     for adapter in adapters:
-        adapter["vendor_label"] = vendor_labels.get(adapter.get("vendor") or "", "Unbranded or unknown")
-        adapter["drive_label"] = DRIVE_LABELS[adapter.get("drive_interface")]
+        add_labels(adapter, vendor_labels)
     return adapters, verdict_by_id
+
+
+def adapter_entry(record: Record, parts: tuple[str, Any, dict[str, Any], str, list[dict[str, Any]], str],
+                  chipsets: Mapping[str, Mapping[str, Any]], changes: Mapping[str, dict[str, str]]) -> dict[str, Any]:
+    """One adapter of `adapter_entries`, from its record and what BuildCache.adapter works out for it, before
+    its labels (`add_labels`, whose vendor spelling reads every adapter's)."""
+    _, _, verdict_dict, summary, chart, query = parts
+    rel = relative_to(record.path, REPO_ROOT)
+    entry = dict(record.data)
+    entry["path"] = rel
+    entry["changes"] = changes.get(rel, {})
+    entry["verdict"] = verdict_dict
+    entry["summary"] = summary
+    entry["throughput_chart"] = chart
+    if entry.get("chipset") in chipsets:
+        entry["chipset_name"] = chipsets[entry["chipset"]]["name"]
+    entry["report_query"] = query
+    return entry
+
+
+def add_labels(adapter: dict[str, Any], vendor_labels: Mapping[str, str]) -> None:
+    """Put the adapter's vendor and drive labels on it (in place): `vendor_labels` is vendor_display_names of
+    every adapter's vendor."""
+    adapter["vendor_label"] = vendor_labels.get(adapter.get("vendor") or "", "Unbranded or unknown")
+    adapter["drive_label"] = DRIVE_LABELS[adapter.get("drive_interface")]
 
 
 # What a report states, in the words of the reports table (the stated `uas` and `boot` of the schema).

@@ -56,8 +56,12 @@ def with_distributions(site: Mapping[str, Any], distributions: list[dict[str, An
     USB slot and adapter, and whole under `distribution_ids`; every ID in `facts` has its USB slot already
     (export.build makes them)."""
     usb = {key: dict(slot, distributions=facts.get(f"{slot['vid']}:{slot['pid']}", [])) for key, slot in site["usb"].items()}
-    adapters = [dict(adapter, distributions=[dict(d, usb_id=f"{u['vid']}:{u['pid']}") for u in adapter.get("usb_ids", [])
-                                             for d in facts.get(f"{u['vid']}:{u['pid']}", [])])
-                for adapter in site["adapters"]]
+    adapters = [dict(adapter, distributions=adapter_distributions(adapter, facts)) for adapter in site["adapters"]]
     return dict(site, distributions=sorted(distributions, key=lambda d: d["id"]), usb=usb, adapters=adapters,
                 distribution_ids=facts, counts=dict(site.get("counts", {}), distributions=len(distributions)))
+
+
+def adapter_distributions(adapter: Mapping[str, Any], facts: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """What distributions ship for each of the adapter's IDs (`facts`, distribution_facts), each with its ID."""
+    return [dict(d, usb_id=f"{u['vid']}:{u['pid']}") for u in adapter.get("usb_ids", [])
+            for d in facts.get(f"{u['vid']}:{u['pid']}", [])]

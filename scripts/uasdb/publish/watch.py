@@ -3,7 +3,8 @@
 Polls the record trees ten times a second; when a file changes it hashes the trees' files and, when a byte
 changed since the last export (export.inputs_digest), exports again in two phases. First, when the save changed
 one adapter record and nothing else (no file added or removed, the same id and aliases, no errors), that
-product's own file (api/v1/adapters/<id>.json, its page's model) is written at once, worked out with the last
+product's own file (api/v1/adapters/<id>.json, its page's model) is written at once, from that record alone and
+the last export's catalog (preview.py: no whole-tree pass, a few tens of ms at 10,000 products), with the last
 export's expectations (labelled expectations, which never count; they catch up in the second phase). Second, the
 export re-runs in memory, parsing again only the records whose files changed, and writes into OUT
 (site/data/generated) only the files whose text changed, keeping OUT/static/pagefind (the search index): OUT is
@@ -29,10 +30,11 @@ from pathlib import Path
 
 from .. import relax_gc
 from ..paths import DATA_DIR, Folder, inside
-from ..records.database import KIND_DIRS, LoadCache, check
+from ..records.database import KIND_DIRS, LoadCache
 from .adapter import BuildCache
-from .export import _pathspecs, build, inputs_digest, prepare, record_folders
+from .export import inputs_digest, prepare, record_folders
 from .files import COMMON_JSON, EncodeMemo, adapter_files, export_files
+from .preview import Neighbours, product_preview
 
 Snapshot = dict[str, tuple[int, int]]
 # Seconds between polls. A snapshot of today's records takes about 5 ms; the watcher waits at least ten times as
@@ -74,6 +76,11 @@ class State:
         # (`_first_phase`) takes the expectations from that catalog and needs to know which one file changed.
         self.catalog: dict | None = None
         self.files: dict[str, str] | None = None
+        # How many files the last refresh's first phase wrote, and the seconds it took (the terminal says so).
+        self.first_phase: tuple[int, float] = (0, 0.0)
+        # Which of that catalog's adapters share a USB ID, a name or a shop code (preview.Neighbours): the first
+        # phase runs the tree's rules over those alone.
+        self.neighbours: Neighbours | None = None
 
 
 def _existing(out_dir: Path) -> set[str]:
@@ -146,12 +153,17 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
         return []  # the last export was clean, and no byte changed since
     state.inputs = None  # set again once this export is over, whichever way it ends
     previous, state.catalog, last_files, state.files = state.catalog, None, state.files, None
+    neighbours, state.neighbours = state.neighbours, None
+    state.first_phase = (0, 0.0)
     if previous is not None and files is not None and last_files is not None:
+        began = time.monotonic()
         try:
             with contextlib.redirect_stderr(io.StringIO()):
-                _first_phase(out_dir, trees, state, previous, _edited(last_files, files))
+                state.first_phase = (_first_phase(out_dir, trees, state, previous, _edited(last_files, files),
+                                                  neighbours), 0.0)
         except Exception:  # noqa: BLE001 - the second phase does it all again, and reports what is wrong
             state.build = BuildCache()  # it may hold what was worked out half-way
+        state.first_phase = (state.first_phase[0], time.monotonic() - began)
     try:
         with contextlib.redirect_stderr(captured):
             prepared = prepare(data_dirs, cache=state.cache, build_cache=state.build)
@@ -167,8 +179,10 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
                    for relative, parts in export_files(catalog, state.generated_at, memo=state.memo)]
         _sync(out_dir, guard, written, state)
         _remember(state, trees, inputs)
-        if state.inputs is not None:  # settled: the next save's first phase may build on this export
-            state.catalog, state.files = catalog, files
+        # The next save's first phase builds on this clean export, even when a file changed while it ran (a second
+        # save soon after the first, at 10,000 products): a file changed since `files` were read counts as edited,
+        # so a second save of the same record still shows first; the full export after it settles everything.
+        state.catalog, state.files, state.neighbours = catalog, files, Neighbours(catalog["adapters"])
     except Exception as error:  # noqa: BLE001 - the watcher outlives whatever the file system or the data does
         problems = [line for line in captured.getvalue().splitlines() if line.strip()]
         problem = f"export failed: {type(error).__name__}: {error} (the next change to data/ tries again)"
@@ -192,28 +206,17 @@ def _edited(before: dict[str, str], now: dict[str, str]) -> str | None:
     return changed[0]
 
 
-def _first_phase(out_dir: Path, trees: Sequence[Path], state: State, previous: dict, edited: str | None) -> int:
+def _first_phase(out_dir: Path, trees: Sequence[Path], state: State, previous: dict, edited: str | None,
+                 neighbours: Neighbours | None = None) -> int:
     """Write the edited product's own file (its page's model and API file, api/v1/adapters/<id>.json) before the
-    rest of the export: the record checked again (the others come from the cache), its verdicts and page worked
-    out, and the expectations and their evaluation taken from the last export as they were (an expectation is
-    labelled as one, and the full export that follows brings them up to date). Only for an edit of one adapter
-    record whose data has no errors and whose id and aliases stay as they were; otherwise nothing is written
-    here. Returns how many files it wrote."""
+    rest of the export, at the cost of that record (preview.py): the record read and checked alone, its verdicts
+    and page worked out, and whatever the page reads of other products, and the expectations and their
+    evaluation, taken from the last export as they were (an expectation is labelled as one, and the full export
+    that follows brings them up to date). Only for an edit of one adapter record whose data has no errors and
+    whose id and aliases stay as they were; otherwise nothing is written here. Returns how many files it wrote."""
     if edited is None or state.generated_at is None:
         return 0
-    result = check(record_folders(trees), cache=state.cache)
-    if result.errors:
-        return 0
-    target = Path(edited).resolve()
-    record = next((r for r in result.records if r.kind == "adapter" and Path(r.path).resolve() == target), None)
-    if record is None:
-        return 0
-    known = {a["id"]: a for a in previous["adapters"]}
-    adapter_id = record.data.get("id")
-    if (not isinstance(adapter_id, str) or {r.data.get("id") for r in result.records if r.kind == "adapter"} != known.keys()
-            or adapter_id not in known or record.data.get("aliases") != known[adapter_id].get("aliases")):
-        return 0
-    catalog = build(result.records, _pathspecs(trees), state.build, previous=previous, pages_of={adapter_id})
+    catalog = product_preview(Path(edited), previous, trees, state.cache, state.build, neighbours)
     if catalog is None:
         return 0
     count = 0
@@ -321,7 +324,7 @@ def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECON
         last = now
         began = time.monotonic()
         problems = refresh(out_dir, trees, state)
-        _tell(problems, "data changed", time.monotonic() - began)
+        _tell(problems, "data changed", time.monotonic() - began, state.first_phase)
         if search is not None and not problems:
             search.request()
         if once:
@@ -340,7 +343,7 @@ def _poll(trees: Sequence[Path]) -> Snapshot:
         return {"": (-1, -1)}
 
 
-def _tell(problems: list[str], what: str, spent: float | None = None) -> None:
+def _tell(problems: list[str], what: str, spent: float | None = None, first: tuple[int, float] = (0, 0.0)) -> None:
     stamp = time.strftime("%H:%M:%S")
     if problems:
         print(f"{stamp} {what}: NOT exported, the site keeps the last good data and shows these:", file=sys.stderr)
@@ -348,7 +351,8 @@ def _tell(problems: list[str], what: str, spent: float | None = None) -> None:
             print(f"  {line}", file=sys.stderr)
         sys.stderr.flush()
     elif spent is not None:
-        print(f"{stamp} {what}: exported again in {spent:.2f} s; the browser reloads", flush=True)
+        early = f" (the edited product's page first, in {first[1]:.2f} s)" if first[0] else ""
+        print(f"{stamp} {what}: exported again in {spent:.2f} s{early}; the browser reloads", flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

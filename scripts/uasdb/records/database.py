@@ -237,6 +237,22 @@ class LoadCache:
         # the context the rules read (chipset ids, today, the reference tables) are unchanged: a per-record rule
         # sees nothing else.
         self.findings: dict[str, tuple[str, Any, list[Problem]]] = {}
+        # The context the last `check` with this cache gave the per-record rules (with its key and the content
+        # cache's digest of it), for `check_record`.
+        self.context: tuple[Context, Any, str] | None = None
+
+    def load_one(self, path: Path):
+        """`load` of one file, leaving every other file's entry as it is: the watcher's first phase reads the
+        edited record alone, and the next `load` of the whole tree finds it read already."""
+        try:
+            info = os.lstat(path)
+            key: tuple[int, int] | None = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            key = None
+        known = self._entries.get(str(path))
+        if key is None or known is None or known[0] != key:
+            known = self._entries[str(path)] = (key, pickle.dumps(_load_one(path), pickle.HIGHEST_PROTOCOL))
+        return pickle.loads(known[1])
 
     def load(self, files: list[Path]):
         keys: dict[str, tuple[int, int] | None] = {}
@@ -316,6 +332,8 @@ def check(paths: Sequence[Path] = (), today: datetime.date | None = None,
     store = content_cache.store()
     context_digest = content_cache.content_digest(repr((sorted(map(repr, chipset_ids)), sorted(ctx.chipset_links.items()),
                                                         ctx.today.isoformat())).encode()) if store else ""
+    if cache:
+        cache.context = (ctx, context_key, context_digest)
     for record in records:
         known = cache.findings.get(record.path) if cache else None
         if known and known[0] == record.text and known[1] == context_key:
@@ -328,18 +346,49 @@ def check(paths: Sequence[Path] = (), today: datetime.date | None = None,
     if cache:
         for gone in set(cache.findings) - {record.path for record in records}:
             del cache.findings[gone]
-    for rule in rules:
-        if rule.scope != "tree":
-            continue
-        for record, finding in _safe_tree(rule, [r for r in records if r.kind in rule.kinds], ctx):
-            problems.append(record.loaded.problem(finding.field, finding.message, finding.fix, rule.id,
-                                                  finding.severity or rule.severity))
+    problems.extend(problem for _, problem in tree_findings(records, ctx))
     # Each data/ folder involved may hold a waivers.yaml (the real tree's acknowledges its expected warnings).
     roots = {os.path.dirname(os.path.dirname(os.path.abspath(r.path))) for r in records} if paths else {str(DATA_DIR)}
     checked = {os.path.abspath(r.path) for r in records}
     problems.extend(removal_problems(sorted(roots), records, display_path))
     problems, waived = apply_waivers(sorted(roots), problems, checked, display_path)
     return Result(records, sorted(problems, key=Problem.sort_key), waived)
+
+
+def check_record(path: Path, cache: LoadCache) -> tuple[Record | None, list[Problem]]:
+    """One record file read, schema-checked and put through the per-record rules, in the context the last `check`
+    with `cache` gave them (its chipsets, today, the reference tables), as that `check` would for this file; what
+    it finds is kept in `cache` for the next `check`. The tree's rules, removal notes and waivers are not run here.
+    (None, []) when no `check` ran with this cache, or the day has changed since."""
+    if cache.context is None:
+        return None, []
+    ctx, context_key, context_digest = cache.context
+    if ctx.today != today_for_checks():
+        return None, []
+    kind, loaded, problems = cache.load_one(path)
+    if kind is None or loaded.data is None:
+        return None, problems
+    record = Record(kind, loaded)
+    known = cache.findings.get(record.path)
+    if known and known[0] == record.text and known[1] == context_key:
+        return record, problems + known[2]
+    store = content_cache.store() if context_digest else None
+    found = _record_findings(record, [rule for rule in checking_rules() if rule.scope != "tree"], ctx, store, context_digest)
+    cache.findings[record.path] = (record.text, context_key, found)
+    return record, problems + found
+
+
+def tree_findings(records: Sequence[Record], ctx: Context) -> list[tuple[Record, Problem]]:
+    """What the tree's rules (scope "tree") find in these records, each finding with its record, as `check`
+    reports them."""
+    found = []
+    for rule in checking_rules():
+        if rule.scope != "tree":
+            continue
+        for record, finding in _safe_tree(rule, [r for r in records if r.kind in rule.kinds], ctx):
+            found.append((record, record.loaded.problem(finding.field, finding.message, finding.fix, rule.id,
+                                                        finding.severity or rule.severity)))
+    return found
 
 
 def _record_findings(record: Record, rules: list[Any], ctx: Context, store: content_cache.Store | None,
