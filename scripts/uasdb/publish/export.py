@@ -26,7 +26,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,14 +37,14 @@ from ..records.loader import Loaded
 from ..records.reference import load_kernel, load_linuxhw
 from ..records.rules.removals import removal_notes
 from ..verdicts.answer import with_answers
-from ..verdicts.expectations_cache import from_entry, with_expectations
+from ..verdicts.expectations_cache import with_expectations
 from . import api_index, probebuild
 from .adapter import BuildCache, adapter_entries
 from .buy import BUY_PLATFORMS, buy_rankings
 from .chipset import chipset_entries
 from .common import HOST_LABELS, site_constants
 from .distributions import distribution_facts, with_distributions
-from .files import Manifest, export_files, with_pages
+from .files import Manifest, export_files
 from .home import latest_reports
 from .kernel import with_reference
 from .linuxhw import with_popularity, with_wanted
@@ -133,29 +133,16 @@ def _pathspecs(trees: Sequence[Path]) -> list[str]:
     return [relative_to(str(t), REPO_ROOT) for t in trees]
 
 
-def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache: BuildCache | None = None,
-          previous: Mapping[str, Any] | None = None, pages_of: Collection[str] | None = None) -> dict[str, Any] | None:
+def build(records: Sequence[Record], pathspecs: Sequence[str] = ("data",), cache: BuildCache | None = None
+          ) -> dict[str, Any]:
     """The catalog of these records: everything the export's files are made from. Each step returns data (the
     `with_` ones the catalog with their facts added) and changes nothing it is given. With `cache`, adapters
-    whose record text is unchanged since an earlier call reuse what that call worked out for them.
-
-    The watcher's first phase (watch.py) passes `previous`, the last export's catalog: the expectations and their
-    evaluation (the largest whole-tree step) are then taken from it as they were, and only the adapters in
-    `pages_of` get their answers and page (the lists' and pages' other facts are left out); None when the previous expectations do not fit these records (a product or an ID
-    added or gone). Such a catalog is a preview of those adapters' files only: the full build follows."""
+    whose record text is unchanged since an earlier call reuse what that call worked out for them. (The watcher's
+    first phase makes one product's page from the last catalog instead: publish/preview.py.)"""
     site, chipsets, verdict_by_id, distributions = sources_catalog(records, pathspecs, cache)
-    if previous is None:
-        site = with_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id,
-                                 distributions, list(chipsets.values()), kept=cache is None,
-                                 memo=cache.expectations if cache else None)
-    else:
-        kept = _previous_expectations(site, previous)
-        if kept is None:
-            return None
-        site = kept
-    if pages_of is not None:  # the pages of these adapters read nothing _with_page_facts adds
-        site = with_answers(site, verdict_by_id, only=pages_of)
-        return dict(site, adapters=with_pages(site, pages_of))
+    site = with_expectations(site, [r.data for r in records if r.kind == "adapter"], verdict_by_id,
+                             distributions, list(chipsets.values()), kept=cache is None,
+                             memo=cache.expectations if cache else None)
     site = with_answers(site, verdict_by_id)
     return _with_page_facts(site, chipsets, verdict_by_id)  # each product's page is made as its file is written
 
@@ -181,17 +168,6 @@ def sources_catalog(records: Sequence[Record], pathspecs: Sequence[str] = ("data
     site = with_reference(site, kernel_table, kernel_of=cache.adapter_kernel if cache else None)
     site = with_wanted(site)
     return site, chipsets, verdict_by_id, distributions
-
-
-def _previous_expectations(site: dict[str, Any], previous: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The catalog with the expectations and their evaluation of an earlier catalog put where with_expectations
-    puts them, or None when they do not fit (a product or a USB ID that catalog did not have, or had more)."""
-    try:
-        entry = ({a["id"]: a["expected"] for a in previous["adapters"]},
-                 {key: slot["expected"] for key, slot in previous["usb"].items()}, previous["expectation_evaluation"])
-    except (KeyError, TypeError):
-        return None
-    return from_entry(site, entry)
 
 
 def _catalog(adapters: list[dict[str, Any]], chipsets: list[dict[str, Any]], usb: dict[str, dict[str, Any]],
