@@ -112,6 +112,7 @@ def test_a_warm_export_is_the_cold_one_and_parses_nothing_again_also_after_an_ed
     assert parses[1:] == ["verdict:fixture-nvme", "part:fixture-nvme"]  # verdicts and expectations worked out again
 
 
+@pytest.mark.slow  # three exports; the fast lane keeps a warm export's own check
 def test_a_new_code_version_starts_from_nothing_and_gives_the_same_export(setup, baseline, monkeypatch):
     _, tmp, parses = setup
     data, cold, filled = baseline
@@ -248,6 +249,7 @@ def test_an_edit_that_moves_other_products_gives_the_cold_export_from_the_warm_c
     assert worked_out[1] != _everything(data)[1]  # the unchanged records' verdicts came from the cache
 
 
+@pytest.mark.slow  # four exports; the fast lane keeps the warm-is-cold check
 def test_a_file_changed_or_removed_by_hand_in_the_folder_is_written_again(setup):
     """The manifest lets a warm export skip a file only while it is as the last export left it: one edited to the
     same size, one removed and one added by hand are put right; and with nothing changed, the export stops at once."""
@@ -322,6 +324,7 @@ def test_no_cache_neither_reads_nor_writes_it_and_says_the_same(tmp_path, monkey
     assert (on.returncode, on.stdout, on.stderr) == (off.returncode, off.stdout, off.stderr)
 
 
+@pytest.mark.slow  # five exports; the fast lane keeps one damaged-cache kind
 def test_a_manifest_that_does_not_fit_its_folder_is_not_believed(setup):
     """A manifest entry intact by its checksum but wrong about the folder (spans of adapters.json past its end, of
     the wrong shape, a file's fingerprint that matches but a state that does not): the export compares and writes

@@ -124,6 +124,7 @@ def test_the_memo_after_every_kind_of_edit_equals_a_fresh_run(monkeypatch):
     edit_one_after_another(monkeypatch, 0, 16, [*EDITS, "new", "deleted", "distribution"])
 
 
+@pytest.mark.slow  # the fast lane keeps the in-process memo after every kind of edit
 def test_a_memo_kept_between_runs_after_every_kind_of_edit_equals_a_fresh_run(monkeypatch):
     edit_one_after_another(monkeypatch, 5, 16, [*EDITS, "new", "deleted", "distribution"], kept=True)
 
