@@ -162,18 +162,9 @@ class Store:
         self._write(key, payload)
 
     def _write(self, key: str, payload: bytes) -> None:
-        try:
-            path = self._path(key)
-            if not self._pruned:
-                self._prune()
-            path.parent.mkdir(parents=True, exist_ok=True)
-            staging = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
-            with open(staging, "wb") as handle:
-                handle.write(hashlib.sha256(payload).digest())
-                handle.write(payload)
-            os.replace(staging, path)  # readers see the whole entry or none
-        except Exception:  # noqa: BLE001 - a cache that cannot be written only costs time
-            return
+        def write(out: BinaryIO) -> None:
+            out.write(payload)
+        self.put_stream(key, write)  # readers see the whole entry or none
 
     def _prune(self) -> None:
         """Drop the oldest code versions once this one starts writing, keeping KEEP_VERSIONS in all."""
