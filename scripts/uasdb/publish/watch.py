@@ -156,14 +156,13 @@ def refresh(out_dir: Path, data_dirs: Sequence[Path] | None = None, state: State
     neighbours, state.neighbours = state.neighbours, None
     state.first_phase = (0, 0.0)
     if previous is not None and files is not None and last_files is not None:
-        began = time.monotonic()
+        began, wrote = time.monotonic(), 0
         try:
             with contextlib.redirect_stderr(io.StringIO()):
-                state.first_phase = (_first_phase(out_dir, trees, state, previous, _edited(last_files, files),
-                                                  neighbours), 0.0)
+                wrote = _first_phase(out_dir, trees, state, previous, _edited(last_files, files), neighbours)
         except Exception:  # noqa: BLE001 - the second phase does it all again, and reports what is wrong
             state.build = BuildCache()  # it may hold what was worked out half-way
-        state.first_phase = (state.first_phase[0], time.monotonic() - began)
+        state.first_phase = (wrote, time.monotonic() - began)
     try:
         with contextlib.redirect_stderr(captured):
             prepared = prepare(data_dirs, cache=state.cache, build_cache=state.build)
