@@ -256,15 +256,16 @@ def inputs_stamp(trees: Sequence[Path], ignore_rules: Collection[str] = ()) -> s
     )).encode("utf-8", "surrogateescape"))
 
 
-def unchanged_export(out_dir: Path, trees: Sequence[Path]) -> dict[str, Any] | None:
+def unchanged_export(out_dir: Path, trees: Sequence[Path], stamp: str | None = None) -> dict[str, Any] | None:
     """The counts of the last export into OUT when it was made from the same inputs (inputs_stamp) by the same code
     and OUT still holds exactly what it wrote, each file as it left it (size, times, inode): then this export
-    would write the same bytes, and there is nothing to do. None otherwise (or with the cache off)."""
+    would write the same bytes, and there is nothing to do. None otherwise (or with the cache off). `stamp` is
+    inputs_stamp(trees) when the caller worked it out already."""
     store = content_cache.store()
     if store is None:
         return None
     manifest = _manifest(store, out_dir)
-    if not manifest.stamp or manifest.stamp != inputs_stamp(trees):
+    if not manifest.stamp or manifest.stamp != (stamp if stamp is not None else inputs_stamp(trees)):
         return None
     found = _plain_files(Path(out_dir))
     if not found or not manifest.intact([p.relative_to(out_dir).as_posix() for p in found]):
@@ -339,17 +340,18 @@ def prepare(data_dirs: Sequence[Path] | None = None, ignore_rules: Collection[st
                for r in result.records]
     del result
     site = build(records, pathspecs, build_cache)
-    assert site is not None  # None only for a catalog built on an earlier one's expectations
     return dict(site, removed=removed), _generated_at(pathspecs)
 
 
 def export_tree(out_dir: Path, data_dirs: Sequence[Path] | None = None,
-                ignore_rules: Collection[str] = ()) -> dict[str, Any] | None:
+                ignore_rules: Collection[str] = (), stamp: str | None = None) -> dict[str, Any] | None:
     """Check the record trees (default: data/) and write the export; None (and the problems on stderr) when
-    the data has errors. `ignore_rules` exists for tests that must publish deliberately unsafe text."""
+    the data has errors. `ignore_rules` exists for tests that must publish deliberately unsafe text. `stamp` is
+    _stamp(trees, ignore_rules) when the caller worked it out already."""
     trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
     # Worked out before the records are read: an edit while this runs leaves a stamp the next export does not match.
-    stamp = inputs_stamp(trees, ignore_rules) if content_cache.store() and all(t.is_dir() for t in trees) else ""
+    if stamp is None:
+        stamp = _stamp(trees, ignore_rules)
     with paused_gc():  # the whole catalog is made and written: see paused_gc
         prepared = prepare(data_dirs, ignore_rules)
         if prepared is None:
@@ -359,15 +361,21 @@ def export_tree(out_dir: Path, data_dirs: Sequence[Path] | None = None,
     return site
 
 
+def _stamp(trees: Sequence[Path], ignore_rules: Collection[str] = ()) -> str:
+    """inputs_stamp, or "" (nothing noted, nothing believed) with the content cache off or a tree missing."""
+    return inputs_stamp(trees, ignore_rules) if content_cache.store() and all(t.is_dir() for t in trees) else ""
+
+
 def run_export(out_dir: Path, data_dirs: Sequence[Path] | None = None) -> int:
     trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
-    counts = unchanged_export(out_dir, trees) if all(t.is_dir() for t in trees) else None
+    stamp = _stamp(trees)  # hashes every file of the trees: once, for both the check below and the export
+    counts = unchanged_export(out_dir, trees, stamp) if stamp else None
     if counts is not None:
         print(f"exported {counts['adapters']} adapters, {counts['chipsets']} chipsets, {counts['usb_ids']} USB IDs to "
               f"{out_dir} (nothing changed since the last export there)")
         return 0
     try:
-        site = export_tree(out_dir, data_dirs)
+        site = export_tree(out_dir, data_dirs, stamp=stamp)
     except probebuild.BundleError as error:
         print(f"error: cannot build /probe.py: {error}", file=sys.stderr)
         return 1
