@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import BASE_CHIPSET, problems_in
+from helpers import BASE_CHIPSET, problems_in, tree_files
 from uasdb import relax_gc
 
 
@@ -76,8 +76,8 @@ class RealCatalog:
         elif name == "_prepared":
             text = json.dumps(self._prepared, sort_keys=True, default=str)
         else:
-            text = "\n".join(f"{p.relative_to(self.export_dir)}:{hashlib.sha256(p.read_bytes()).hexdigest()}"
-                             for p in sorted(self.export_dir.rglob("*")) if p.is_file())
+            text = "\n".join(f"{path}:{hashlib.sha256(content).hexdigest()}"
+                             for path, content in tree_files(self.export_dir).items())
         return hashlib.sha256(text.encode()).hexdigest()
 
     def _made(self, name: str, value):

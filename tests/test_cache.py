@@ -70,11 +70,7 @@ def setup(tmp_path, monkeypatch):
 def _export(out: Path, data: Path, cache: bool) -> dict:
     os.environ["UASDB_CACHE"] = "on" if cache else "off"
     assert export_tree(out, [data]) is not None
-    return _tree(out)
-
-
-def _tree(out: Path) -> dict:
-    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    return helpers.tree_files(out)
 
 
 def _entries(tmp_path: Path) -> list:

@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+from helpers import tree_files, tree_stamps
 from uasdb.paths import REPO_ROOT
 from uasdb.publish.files import COMMON_JSON
 from uasdb.publish.watch import State, refresh, snapshot
@@ -33,8 +34,7 @@ def names(out):
 
 def every_file(out):
     """The export's text, file by file (the search index `make serve` built once left out)."""
-    return {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*"))
-            if p.is_file() and "pagefind" not in p.parts}
+    return {path: content.decode("utf-8") for path, content in tree_files(out, skip="pagefind").items()}
 
 
 def test_an_edit_is_exported_and_the_search_index_kept(tree):
@@ -135,12 +135,6 @@ def test_the_watcher_parses_again_only_the_records_that_changed(tree, monkeypatc
     assert not (out / "api" / "v1" / "adapters" / "fixture-nice-sata.json").exists()
 
 
-def _files(out):
-    """Every file the export wrote (the search index `make serve` built once is not the export's)."""
-    return {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8")
-            for p in out.rglob("*") if p.is_file() and "pagefind" not in p.parts}
-
-
 def _edit(path, old, new):
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{path.name} no longer holds {old!r}: update the test's edit"
@@ -170,14 +164,14 @@ def test_after_each_kind_of_edit_the_live_export_is_the_published_one(tree, monk
     state = State()
     assert refresh(out, [data], state) == []
     for number, edit in enumerate(edits):
-        before = _files(out)
+        before = every_file(out)
         edit()
         assert refresh(out, [data], state) == []
         cold = out.parent / f"cold-{number}"
         assert refresh(cold, [data]) == []
-        live = _files(out)
+        live = every_file(out)
         assert live != before, f"edit {number} changed nothing in the export"
-        assert live == _files(cold), f"after edit {number} the live export differs from a cold one"
+        assert live == every_file(cold), f"after edit {number} the live export differs from a cold one"
 
 
 def test_an_edit_recomputes_rules_and_verdicts_of_that_record_only(tree, monkeypatch):
@@ -214,7 +208,7 @@ def test_the_watcher_starts_warm_so_its_first_edit_costs_one_record(tree, monkey
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     data, out = tree
     assert refresh(out, [data]) == []          # what `make site` left before `make serve` starts the watcher
-    written = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+    written = tree_stamps(out)
     judged = []
     # Each record's parts (verdicts and the rest), made or read from the content cache, for the watcher's own cache.
     real_parts, real_snapshot = adapter_module._adapter_parts, watch_module.snapshot
@@ -233,7 +227,7 @@ def test_the_watcher_starts_warm_so_its_first_edit_costs_one_record(tree, monkey
     watcher.start()
     try:
         assert warm.wait(60)
-        assert {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()} == written  # nothing rewritten
+        assert tree_stamps(out) == written  # nothing rewritten
         assert len(set(judged)) == len(list((data / "adapters").glob("*.yaml")))
         judged.clear()
     finally:  # whatever failed above, the watcher sees an edit and stops

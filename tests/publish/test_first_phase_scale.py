@@ -9,6 +9,7 @@ import pytest
 import uasdb.publish.export as export
 import uasdb.publish.watch as watch
 import uasdb.records.database as database
+from helpers import tree_files
 from uasdb.tools.bench_live import EDITS
 from uasdb.tools.synth import generate
 
@@ -85,10 +86,6 @@ def fixture_tree(tmp_path):
     return data, tmp_path / "out"
 
 
-def _every_file(out):
-    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
-
-
 @pytest.mark.slow  # three exports of the fixtures and two refreshes with errors, about 3 s of CPU
 def test_an_edit_that_breaks_a_rule_between_records_writes_nothing_first(fixture_tree, monkeypatch):
     """The first phase runs the rules that compare records on the edited one and those sharing an ID, a name or a
@@ -102,11 +99,11 @@ def test_an_edit_that_breaks_a_rule_between_records_writes_nothing_first(fixture
     nvme.write_text(nvme.read_text(encoding="utf-8") + "product_codes:\n  asin:\n    - B00FCLG65U\n", encoding="utf-8")
     assert watch.refresh(out, [data], state) == []
     seen, real_prepare = [], watch.prepare
-    monkeypatch.setattr(watch, "prepare", lambda *a, **k: seen.append(_every_file(out)) or real_prepare(*a, **k))
+    monkeypatch.setattr(watch, "prepare", lambda *a, **k: seen.append(tree_files(out)) or real_prepare(*a, **k))
     original = nice.read_text(encoding="utf-8")
     for addition, rule in (("may_be_same_as:\n  - fixture-nvme\n", "may-be-same-as-mutual"),
                            ("product_codes:\n  asin:\n    - B00FCLG65U\n", "product-code-unique")):
-        before = _every_file(out)
+        before = tree_files(out)
         nice.write_text(original + addition, encoding="utf-8")
         problems = watch.refresh(out, [data], state)
         assert any(rule in line for line in problems), problems

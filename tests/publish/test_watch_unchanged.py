@@ -8,6 +8,7 @@ import shutil
 import pytest
 
 import uasdb.publish.watch as watch
+from helpers import tree_files, tree_stamps
 from uasdb.paths import REPO_ROOT
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "site-data"
@@ -28,7 +29,8 @@ def watched(tmp_path, monkeypatch):
 
 
 def _files(out):
-    return {p.relative_to(out).as_posix(): (p.stat().st_mtime_ns, p.read_bytes()) for p in out.rglob("*") if p.is_file()}
+    stamps = tree_stamps(out)
+    return {path: (stamps[path][1], content) for path, content in tree_files(out).items()}
 
 
 def test_a_save_that_changes_no_byte_costs_a_hash_and_writes_nothing(watched):

@@ -5,35 +5,32 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import tree_files, tree_stamps
 from uasdb.paths import REPO_ROOT
 from uasdb.publish.export import export_tree
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "site-data"
 
 
-def _tree(out):
-    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
-
-
 @pytest.fixture
 def fresh(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     assert export_tree(tmp_path / "fresh", [FIXTURES]) is not None
-    return _tree(tmp_path / "fresh")
+    return tree_files(tmp_path / "fresh")
 
 
 def test_an_export_over_an_export_rewrites_only_what_differs(tmp_path, fresh):
     out = tmp_path / "out"
     assert export_tree(out, [FIXTURES]) is not None
-    stamps = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in out.rglob("*") if p.is_file()}
+    stamps = tree_stamps(out)
     (out / "data" / "common.json").write_text("{}\n", encoding="utf-8")        # changed by hand
     (out / "api" / "v1" / "gone" / "deep").mkdir(parents=True)                   # left by an older export
     (out / "api" / "v1" / "gone" / "deep" / "old.json").write_text("{}", encoding="utf-8")
     assert export_tree(out, [FIXTURES]) is not None
-    assert _tree(out) == fresh
+    assert tree_files(out) == fresh
     assert not (out / "api" / "v1" / "gone").exists()
-    touched = [p.relative_to(out).as_posix() for p, stamp in stamps.items()
-               if (p.stat().st_ino, p.stat().st_mtime_ns) != stamp]
+    now = tree_stamps(out)
+    touched = [path for path, stamp in stamps.items() if now[path][:2] != stamp[:2]]
     assert touched == ["data/common.json"]
 
 
@@ -43,7 +40,7 @@ def test_an_out_folder_holding_a_link_is_emptied_and_nothing_is_written_through_
     (out / "api").mkdir(parents=True)
     (out / "api" / "v1").symlink_to(elsewhere, target_is_directory=True)
     assert export_tree(out, [FIXTURES]) is not None
-    assert _tree(out) == fresh
+    assert tree_files(out) == fresh
     assert list(elsewhere.iterdir()) == []
 
 
@@ -57,4 +54,4 @@ def test_adapters_json_that_differs_part_way_is_written_again_whole(tmp_path, fr
     text = whole.read_bytes()
     whole.write_bytes(text[:-40] + b" " * 40)
     assert export_tree(out, [FIXTURES]) is not None
-    assert _tree(out) == fresh
+    assert tree_files(out) == fresh
