@@ -338,7 +338,8 @@ def build(site: Path, public: Path, hugo: Path, hugo_args: Sequence[str], manife
 
 
 def _run(command: list[str], cwd: Path) -> None:
-    done = subprocess.run(command, cwd=cwd)
+    from .sitebuild import hugo_env  # the memory limits every Hugo process of a build runs with (sitebuild.HUGO_ENV)
+    done = subprocess.run(command, cwd=cwd, env=hugo_env())
     if done.returncode != 0:
         raise SystemExit(done.returncode)
 

@@ -129,7 +129,8 @@ def measure_size(adapters: int, work: Path, with_site: bool) -> SizeResult:
     site = stage_site(dataset)
     public = dataset / "public"
     result.steps["export"] = run_measured([PY, "-m", "uasdb", "export", "--data", str(data), "--out", str(site / "data" / "generated")], env=env)
-    result.steps["hugo"] = run_measured([hugo_binary(), "--source", str(site), "--destination", str(public), "--minify", "--quiet"], env=env)
+    result.steps["hugo"] = run_measured([hugo_binary(), "--source", str(site), "--destination", str(public), "--minify", "--quiet"],
+                                        env=sitebuild.hugo_env(env))  # as `make site` runs it
     result.steps["pagefind"] = run_measured(sitebuild.pagefind_command(public), env=env)
     result.pages = sum(1 for _ in public.rglob("*.html"))
     generated = site / "data" / "generated"
