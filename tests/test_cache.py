@@ -342,3 +342,24 @@ def test_a_manifest_that_does_not_fit_its_folder_is_not_believed(setup):
     store.put(key, (files, dict.fromkeys(spans, "not a span"), "", counts))
     _edit(data, "fixture-nvme", "\nname: Edited ", "\nname: Again ")
     assert _export(out, data, cache=True) == _export(tmp / "cold", data, cache=False)
+
+
+@pytest.mark.slow  # six exports
+def test_the_expectations_memo_is_kept_again_only_when_an_export_worked_out_enough_of_it(setup, monkeypatch):
+    """Writing the memo back costs seconds at 10,000 products: after an edit that works out a product or two it is
+    left as it was (a head start still), and the next export, from that older memo, is still the cold one."""
+    import uasdb.verdicts.expectations_cache as expectations_cache
+    data, tmp, parses = setup
+    assert _export(tmp / "out", data, cache=True) == _export(tmp / "cold", data, cache=False)
+    os.environ["UASDB_CACHE"] = "on"
+    store = content_cache.store()
+    memo_entry = store._path(store.key("expectations-memo"))
+    kept = memo_entry.read_bytes()
+    _edit(data, "fixture-nvme", "\nname: ", "\nname: Edited ")
+    parses.clear()
+    assert _export(tmp / "out", data, cache=True) == _export(tmp / "cold-1", data, cache=False)
+    assert "part:fixture-nvme" in parses and memo_entry.read_bytes() == kept     # worked out, not kept
+    _edit(data, "fixture-nvme", "\nname: Edited ", "\nname: Edited again ")
+    monkeypatch.setattr(expectations_cache, "KEEP_AFTER", 0)
+    assert _export(tmp / "out", data, cache=True) == _export(tmp / "cold-2", data, cache=False)
+    assert memo_entry.read_bytes() != kept                                         # enough worked out: kept anew
