@@ -353,24 +353,27 @@ def fingerprint(value: Any) -> bytes | None:
     and compared as always."""
     digest = hashlib.blake2b(digest_size=20)
     try:
-        _fingerprint_into(digest, value, 3)
+        _fingerprint_into(digest, value, 4, 2)
     except (ValueError, TypeError):
         return None
     return digest.digest()
 
 
-def _fingerprint_into(digest: Any, value: Any, depth: int) -> None:
+def _fingerprint_into(digest: Any, value: Any, depth: int, top: int = 0) -> None:
+    """Into `digest`: `value`, a container of more than MANY items (or any, in the `top` levels: an API file's
+    envelope and its result, which hold the whole catalog's lists) an item at a time down to `depth` levels, the
+    rest as marshal's bytes of the whole (evaluation.json's were 98 MB at once, at 10,000 products)."""
     kind = type(value)
-    if depth and (kind is dict or kind is list) and len(value) > MANY:
+    if depth and (kind is dict or kind is list) and (len(value) > MANY or top > 0):
         digest.update(b"D" if kind is dict else b"L")
         digest.update(len(value).to_bytes(8, "big"))
         if kind is dict:
             for key, item in value.items():
                 _fingerprint_into(digest, key, 0)
-                _fingerprint_into(digest, item, depth - 1)
+                _fingerprint_into(digest, item, depth - 1, top - 1)
         else:
             for item in value:
-                _fingerprint_into(digest, item, depth - 1)
+                _fingerprint_into(digest, item, depth - 1, top - 1)
         return
     data = marshal.dumps(value, 2)  # version 2: no back-references, so the bytes follow the value alone, not its sharing
     digest.update(b"M")
@@ -457,6 +460,20 @@ class Manifest:
         """Whether the file at `relative` holds what the last export wrote there from a value of this fingerprint."""
         known = self.files.get(relative)
         return bool(fingerprint) and known is not None and known[0] == fingerprint and self.on_disk(relative)
+
+    def kept(self, relative: str, fingerprint: bytes | None) -> bool:
+        """`unchanged`, and when it is, `note` (with one look at the file, not two)."""
+        known = self.files.get(relative)
+        try:
+            if not fingerprint or known is None or known[0] != fingerprint:
+                return False
+            state = self._state(relative)
+            if state is None or tuple(known[1:]) != state:
+                return False
+        except (TypeError, IndexError):  # an entry of the wrong shape: not believed
+            return False
+        self.written[relative] = (fingerprint, *state)
+        return True
 
     def kept_span(self, key: str, fingerprint: bytes | None) -> tuple[str, int, int] | None:
         """Where the last adapters.json holds the text of adapter `key` made from a value of this fingerprint."""
