@@ -363,3 +363,21 @@ def test_the_expectations_memo_is_kept_again_only_when_an_export_worked_out_enou
     monkeypatch.setattr(expectations_cache, "KEEP_AFTER", 0)
     assert _export(tmp / "out", data, cache=True) == _export(tmp / "cold-2", data, cache=False)
     assert memo_entry.read_bytes() != kept                                         # enough worked out: kept anew
+
+
+def test_a_fingerprint_takes_a_noted_values_token_and_tells_every_other_change():
+    """files.known_fingerprint digests the token of a value noted as made from known inputs (an adapter's verdict,
+    chart, expectations) in its place: another token, or a change in any other item, is another fingerprint."""
+    from uasdb.publish.files import known_fingerprint
+    content_cache.forget_made_from()
+    verdict, other = {"uas": {"pi4": "works"}}, {"uas": {"pi4": "broken"}}
+    content_cache.note_made_from(verdict, "adapter-parts:a:verdict")
+    content_cache.note_made_from(other, "adapter-parts:b:verdict")
+    base = known_fingerprint({"id": "x", "verdict": verdict, "name": "X"})
+    assert base == known_fingerprint({"id": "x", "verdict": verdict, "name": "X"})
+    assert base != known_fingerprint({"id": "x", "verdict": other, "name": "X"})
+    assert base != known_fingerprint({"id": "x", "verdict": verdict, "name": "Y"})
+    assert base != known_fingerprint({"id": "x", "verdict": dict(verdict), "name": "X"})  # not noted: its bytes
+    assert base != known_fingerprint({"verdict": verdict, "id": "x", "name": "X"})         # keys' order
+    content_cache.forget_made_from()
+    assert content_cache.made_from(verdict) is None

@@ -324,6 +324,7 @@ def prepare(data_dirs: Sequence[Path] | None = None, ignore_rules: Collection[st
     """Check the record trees (default: data/) and build the export: (site, generated_at), or None (and the
     problems on stderr) when the data has errors. `cache` keeps unchanged files parsed and checked between calls,
     `build_cache` their adapters' verdicts and charts (both for the watcher)."""
+    content_cache.forget_made_from()  # what the last export noted: held no longer
     trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
     missing = [str(t) for t in trees if not t.is_dir()]
     if missing:

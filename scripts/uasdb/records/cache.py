@@ -204,3 +204,26 @@ def store() -> Store | None:
 
 def content_digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
+
+
+# What a value of this process is known to be made from: a token naming every input of it under the code version
+# (a content-cache key, a memo's digests), noted where the value is made or read back from the cache. The export's
+# fingerprints (publish/files.fingerprint) digest the token in place of the value: an adapter's verdict, chart
+# and expectations are three quarters of its file, and their bytes were most of the fingerprints' cost. Sound only
+# for values nothing changes in place once noted (BuildCache's and the memo's, which are shared and only read); a
+# token holds the value, so no other object takes its id while noted. `forget_made_from` at each export's start.
+_made_from: dict[int, tuple[Any, str]] = {}
+
+
+def note_made_from(value: Any, token: str) -> None:
+    _made_from[id(value)] = (value, token)
+
+
+def made_from(value: Any) -> str | None:
+    known = _made_from.get(id(value))
+    return known[1] if known is not None and known[0] is value else None
+
+
+def forget_made_from() -> None:
+    _made_from.clear()
+
