@@ -362,12 +362,15 @@ def export_tree(out_dir: Path, data_dirs: Sequence[Path] | None = None,
     # Worked out before the records are read: an edit while this runs leaves a stamp the next export does not match.
     if stamp is None:
         stamp = _stamp(trees, ignore_rules)
-    with paused_gc():  # the whole catalog is made and written: see paused_gc
-        prepared = prepare(data_dirs, ignore_rules)
-        if prepared is None:
-            return None
-        site, generated_at = prepared
-        write(out_dir, site, generated_at, stamp)
+    try:
+        with paused_gc():  # the whole catalog is made and written: see paused_gc
+            prepared = prepare(data_dirs, ignore_rules)
+            if prepared is None:
+                return None
+            site, generated_at = prepared
+            write(out_dir, site, generated_at, stamp)
+    finally:
+        content_cache.forget_made_from()  # the values it names go with the catalog, not at the process's end
     return site
 
 
