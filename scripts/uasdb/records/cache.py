@@ -19,7 +19,7 @@ expectations' memo (verdicts/expectations_cache.py), written and read as a strea
 unpickled by an unpickler that makes only the memo's own classes.
 
 What is kept, by whom: each record parsed and checked (records/database.py), each adapter's verdicts, summary, chart
-and report link (publish/adapter.py), the expectations step and its memo (verdicts/), and per output folder the
+and report link (publish/adapter.py), the expectations step's memo (verdicts/), and per output folder the
 manifest of what the last export wrote there (publish/files.Manifest, publish/export.write).
 """
 from __future__ import annotations
