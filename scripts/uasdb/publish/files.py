@@ -486,13 +486,9 @@ class Manifest:
         except TypeError:
             return False
 
-    def unchanged(self, relative: str, fingerprint: bytes | None) -> bool:
-        """Whether the file at `relative` holds what the last export wrote there from a value of this fingerprint."""
-        known = self.files.get(relative)
-        return bool(fingerprint) and known is not None and known[0] == fingerprint and self.on_disk(relative)
-
     def kept(self, relative: str, fingerprint: bytes | None) -> bool:
-        """`unchanged`, and when it is, `note` (with one look at the file, not two)."""
+        """Whether the file at `relative` holds what the last export wrote there from a value of this fingerprint, and
+        when it does, `note` it (one look at the file)."""
         known = self.files.get(relative)
         try:
             if not fingerprint or known is None or known[0] != fingerprint:
