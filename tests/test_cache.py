@@ -338,3 +338,65 @@ def test_a_manifest_that_does_not_fit_its_folder_is_not_believed(setup):
     store.put(key, (files, dict.fromkeys(spans, "not a span"), "", counts))
     _edit(data, "fixture-nvme", "\nname: Edited ", "\nname: Again ")
     assert _export(out, data, cache=True) == _export(tmp / "cold", data, cache=False)
+
+
+@pytest.mark.slow  # six exports
+def test_the_expectations_memo_is_kept_again_only_when_an_export_worked_out_enough_of_it(setup, monkeypatch):
+    """Writing the memo back costs seconds at 10,000 products: after an edit that works out a product or two it is
+    left as it was (a head start still), and the next export, from that older memo, is still the cold one."""
+    import uasdb.verdicts.expectations_cache as expectations_cache
+    data, tmp, parses = setup
+    assert _export(tmp / "out", data, cache=True) == _export(tmp / "cold", data, cache=False)
+    os.environ["UASDB_CACHE"] = "on"
+    store = content_cache.store()
+    memo_entry = store._path(store.key("expectations-memo"))
+    kept = memo_entry.read_bytes()
+    _edit(data, "fixture-nvme", "\nname: ", "\nname: Edited ")
+    parses.clear()
+    assert _export(tmp / "out", data, cache=True) == _export(tmp / "cold-1", data, cache=False)
+    assert "part:fixture-nvme" in parses and memo_entry.read_bytes() == kept     # worked out, not kept
+    _edit(data, "fixture-nvme", "\nname: Edited ", "\nname: Edited again ")
+    monkeypatch.setattr(expectations_cache, "KEEP_AFTER", 0)
+    assert _export(tmp / "out", data, cache=True) == _export(tmp / "cold-2", data, cache=False)
+    assert memo_entry.read_bytes() != kept                                         # enough worked out: kept anew
+
+
+def test_a_fingerprint_takes_a_noted_values_token_and_tells_every_other_change():
+    """files.known_fingerprint digests the token of a value noted as made from known inputs (an adapter's verdict,
+    chart, expectations) in its place: another token, or a change in any other item, is another fingerprint."""
+    from uasdb.publish.files import known_fingerprint
+    content_cache.forget_made_from()
+    verdict, other = {"uas": {"pi4": "works"}}, {"uas": {"pi4": "broken"}}
+    content_cache.note_made_from(verdict, "adapter-parts:a:verdict")
+    content_cache.note_made_from(other, "adapter-parts:b:verdict")
+    base = known_fingerprint({"id": "x", "verdict": verdict, "name": "X"})
+    assert base == known_fingerprint({"id": "x", "verdict": verdict, "name": "X"})
+    assert base != known_fingerprint({"id": "x", "verdict": other, "name": "X"})
+    assert base != known_fingerprint({"id": "x", "verdict": verdict, "name": "Y"})
+    assert base != known_fingerprint({"id": "x", "verdict": dict(verdict), "name": "X"})  # not noted: its bytes
+    assert base != known_fingerprint({"verdict": verdict, "id": "x", "name": "X"})         # keys' order
+    content_cache.forget_made_from()
+    assert content_cache.made_from(verdict) is None
+
+
+def test_a_warm_check_places_each_finding_without_decoding_any_records_marks(tmp_path, monkeypatch):
+    """The per-record rules' findings are kept with their line and column: a warm `check` places them as a cold one
+    does and decodes no record's marks (three quarters of a parse's entry, at 10,000 records seconds of reading);
+    a rule over the whole tree that finds something still places it by the record's marks."""
+    monkeypatch.setenv("UASDB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("UASDB_TODAY", "2026-11-21")
+    tree = tmp_path / "tree"
+    shutil.copytree(INVALID, tree)
+    monkeypatch.setenv("UASDB_CACHE", "off")
+    cold = [p.render() for p in database.check([tree]).problems]
+    monkeypatch.setenv("UASDB_CACHE", "on")
+    assert [p.render() for p in database.check([tree]).problems] == cold      # fills the cache
+    warm = database.check([tree])
+    assert [p.render() for p in warm.problems] == cold
+    kept = [r.loaded for r in warm.records if isinstance(r.loaded, database._KeptLoaded)]
+    assert len(kept) == len(warm.records) > 0
+    tree_rules = {rule.id for rule in database.checking_rules() if rule.scope == "tree"}
+    placed_by_tree = {p.file for p in warm.problems if p.rule in tree_rules}
+    assert any(loaded.__dict__["_packed"] is not None for loaded in kept)       # never decoded
+    assert all(loaded.__dict__["_packed"] is not None for loaded in kept if loaded.path not in placed_by_tree)
+    assert all(loaded.text for loaded in kept)                                   # decoded when asked for

@@ -51,6 +51,11 @@ class Folder:
         return real
 
     def path(self, relative: str) -> Path:
+        self.checked(relative)
+        return self.folder / relative
+
+    def checked(self, relative: str) -> str:
+        """`path`, as text: for a writer of many files that needs a Path only for those it writes."""
         if os.path.isabs(relative):
             target = os.path.realpath(relative)
         else:
@@ -58,4 +63,4 @@ class Folder:
             target = self._resolve(self._real_folder(parent), name)
         if target == self._base or not target.startswith(self._prefix):
             raise OutsideFolder(f"{relative!r} would be written outside {self.folder}")
-        return self.folder / relative
+        return os.path.join(self.folder, relative)

@@ -67,10 +67,20 @@ def _adapter_parts(record: Record) -> tuple[str, Any, dict[str, Any], str, list[
     key = store.key("adapter-parts", record.loaded.digest, repr(report_form())) if store else ""
     known = _parts_from_entry(record, store.get(key)) if store else None
     if known is not None:
-        return known
+        return _noted(known, key)
     parts = _worked_out_parts(record)
     if store:
         store.put(key, (verdict_as_plain(parts[1]), *parts[2:]))
+        _noted(parts, key)
+    return parts
+
+
+def _noted(parts: tuple[str, Any, dict[str, Any], str, list[dict[str, Any]], str], key: str
+           ) -> tuple[str, Any, dict[str, Any], str, list[dict[str, Any]], str]:
+    """The parts, their published verdict and chart noted as made from the entry's key (cache.note_made_from):
+    the key names every input of them, and nothing changes them in place."""
+    content_cache.note_made_from(parts[2], f"adapter-parts:{key}:verdict")
+    content_cache.note_made_from(parts[4], f"adapter-parts:{key}:chart")
     return parts
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import os
+import posixpath
 import shutil
 import subprocess
 import sys
@@ -206,13 +207,14 @@ def write(out_dir: Path, site: dict[str, Any], generated_at: str, stamp: str = "
     folders = set()  # made already
     guard = Folder(out_dir)
     for relative, parts in export_files(site, generated_at, known=manifest):
-        path = guard.path(relative)
-        produced.add(path)
+        where = guard.checked(relative)  # relative paths as posix text: no Path per file (20,000 at scale)
+        relative = posixpath.normpath(relative)  # as the listing of OUT spells it
+        produced.add(relative)
         mark = getattr(parts, "fingerprint", None)
-        if manifest is not None and path in existing and manifest.unchanged(relative, mark):
-            manifest.note(relative, mark)
+        if manifest is not None and relative in existing and manifest.kept(relative, mark):
             continue
-        if not (path in existing and _holds(path, parts)):
+        path = Path(where)
+        if not (relative in existing and _holds(path, parts)):
             if path.parent not in folders:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 folders.add(path.parent)
@@ -224,7 +226,7 @@ def write(out_dir: Path, site: dict[str, Any], generated_at: str, stamp: str = "
         if manifest is not None:
             manifest.note(relative, mark)
     for stale in sorted(existing - produced):
-        stale.unlink()
+        (out_dir / stale).unlink()
     for folder, _, _ in sorted(os.walk(out_dir), reverse=True):  # deepest first: folders the export left empty
         if folder != str(out_dir) and not os.listdir(folder):
             os.rmdir(folder)
@@ -268,26 +270,33 @@ def unchanged_export(out_dir: Path, trees: Sequence[Path], stamp: str | None = N
     if not manifest.stamp or manifest.stamp != (stamp if stamp is not None else inputs_stamp(trees)):
         return None
     found = _plain_files(Path(out_dir))
-    if not found or not manifest.intact([p.relative_to(out_dir).as_posix() for p in found]):
+    if not found or not manifest.intact(found):
         return None
     counts = manifest.counts
     return counts if all(isinstance(counts.get(k), int) for k in ("adapters", "chipsets", "usb_ids")) else None
 
 
-def _plain_files(out_dir: Path) -> set | None:
-    """The files in OUT, or None when OUT holds a link or anything else but folders and regular files."""
-    found: set = set()
+def _plain_files(out_dir: Path) -> set[str] | None:
+    """The files in OUT (relative, posix), or None when OUT holds a link or anything else but folders and regular
+    files. One scandir per folder, no stat per file: OUT holds 20,000 files at 10,000 products."""
+    found: set[str] = set()
     if not out_dir.exists():
         return found
     if not out_dir.is_dir() or out_dir.is_symlink():
         return None
-    for folder, dirs, files in os.walk(out_dir):
-        for name in dirs + files:
-            path = Path(folder, name)
-            if path.is_symlink() or not (path.is_dir() if name in dirs else path.is_file()):
-                return None
-        found.update(Path(folder, name) for name in files)
-    return found
+
+    def walk(folder: str, prefix: str) -> bool:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if not walk(entry.path, f"{prefix}{entry.name}/"):
+                        return False
+                elif entry.is_file(follow_symlinks=False):
+                    found.add(prefix + entry.name)
+                else:
+                    return False
+        return True
+    return found if walk(os.fspath(out_dir), "") else None
 
 
 def _holds(path: Path, parts: Iterable[str]) -> bool:
@@ -315,6 +324,7 @@ def prepare(data_dirs: Sequence[Path] | None = None, ignore_rules: Collection[st
     """Check the record trees (default: data/) and build the export: (site, generated_at), or None (and the
     problems on stderr) when the data has errors. `cache` keeps unchanged files parsed and checked between calls,
     `build_cache` their adapters' verdicts and charts (both for the watcher)."""
+    content_cache.forget_made_from()  # what the last export noted: held no longer
     trees = [Path(d) for d in (data_dirs or [DATA_DIR])]
     missing = [str(t) for t in trees if not t.is_dir()]
     if missing:
@@ -352,12 +362,15 @@ def export_tree(out_dir: Path, data_dirs: Sequence[Path] | None = None,
     # Worked out before the records are read: an edit while this runs leaves a stamp the next export does not match.
     if stamp is None:
         stamp = _stamp(trees, ignore_rules)
-    with paused_gc():  # the whole catalog is made and written: see paused_gc
-        prepared = prepare(data_dirs, ignore_rules)
-        if prepared is None:
-            return None
-        site, generated_at = prepared
-        write(out_dir, site, generated_at, stamp)
+    try:
+        with paused_gc():  # the whole catalog is made and written: see paused_gc
+            prepared = prepare(data_dirs, ignore_rules)
+            if prepared is None:
+                return None
+            site, generated_at = prepared
+            write(out_dir, site, generated_at, stamp)
+    finally:
+        content_cache.forget_made_from()  # the values it names go with the catalog, not at the process's end
     return site
 
 

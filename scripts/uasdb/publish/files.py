@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..records import cache as content_cache
 from ..records.reference import load_usbids
 from ..records.rules.removals import PAGE_FOLDERS
 from ..records.vocabulary import LIST_PLATFORMS, PLATFORMS
@@ -345,37 +346,69 @@ class SpooledParts:
         yield self._tail
 
 
-def fingerprint(value: Any) -> bytes | None:
+def fingerprint(value: Any, top: int = 0) -> bytes | None:
     """A digest of a JSON payload that two payloads share only when they are the same value, of the same types all
     the way down, keys in the same order (marshal's bytes tell 1 from 1.0 and keep a dict's order), so they encode
     to the same text; several times quicker than encoding it. A large dict or list is digested an item at a time
-    (marshal makes one bytes object of the whole). None for a value marshal cannot write: then the file is encoded
-    and compared as always."""
+    (marshal makes one bytes object of the whole), and so are the `top` levels of a file that lists the whole
+    catalog (its envelope and result: evaluation.json's bytes were 98 MB at once at 10,000 products). None for a
+    value marshal cannot write: then the file is encoded and compared as always."""
     digest = hashlib.blake2b(digest_size=20)
     try:
-        _fingerprint_into(digest, value, 3)
+        _fingerprint_into(digest, value, 3 + top, top)
     except (ValueError, TypeError):
         return None
     return digest.digest()
 
 
-def _fingerprint_into(digest: Any, value: Any, depth: int) -> None:
+def _fingerprint_into(digest: Any, value: Any, depth: int, top: int = 0) -> None:
+    """Into `digest`: `value`, a container of more than MANY items (or any, in the `top` levels) an item at a time
+    down to `depth` levels, the rest as marshal's bytes of the whole."""
     kind = type(value)
-    if depth and (kind is dict or kind is list) and len(value) > MANY:
+    if depth and (kind is dict or kind is list) and (len(value) > MANY or top > 0):
         digest.update(b"D" if kind is dict else b"L")
         digest.update(len(value).to_bytes(8, "big"))
         if kind is dict:
             for key, item in value.items():
                 _fingerprint_into(digest, key, 0)
-                _fingerprint_into(digest, item, depth - 1)
+                _fingerprint_into(digest, item, depth - 1, top - 1)
         else:
             for item in value:
-                _fingerprint_into(digest, item, depth - 1)
+                _fingerprint_into(digest, item, depth - 1, top - 1)
         return
     data = marshal.dumps(value, 2)  # version 2: no back-references, so the bytes follow the value alone, not its sharing
     digest.update(b"M")
     digest.update(len(data).to_bytes(8, "big"))
     digest.update(data)
+
+
+def known_fingerprint(value: dict[str, Any]) -> bytes | None:
+    """`fingerprint` of a dict some of whose values are known by what they were made from (records/cache.py,
+    note_made_from: an adapter's verdict, chart and expectations): such a value's token is digested in its place,
+    the other items in runs as marshal's bytes. As sound as the tokens: a token names every input of its value; one
+    value digested by token here and by its bytes elsewhere gives two fingerprints, which costs an encoding only."""
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(b"K")
+    run: list[tuple[str, Any]] = []
+    try:
+        for key, item in value.items():
+            token = content_cache.made_from(item)
+            if token is None:
+                run.append((key, item))
+                continue
+            if run:
+                _fingerprint_into(digest, run, 0)
+                run = []
+            _fingerprint_into(digest, key, 0)
+            data = token.encode("utf-8", "surrogatepass")
+            digest.update(b"T")
+            digest.update(len(data).to_bytes(8, "big"))
+            digest.update(data)
+        if run:
+            _fingerprint_into(digest, run, 0)
+    except (ValueError, TypeError):
+        return None
+    return digest.digest()
 
 
 def combined(*fingerprints: bytes | None | str) -> bytes | None:
@@ -453,10 +486,20 @@ class Manifest:
         except TypeError:
             return False
 
-    def unchanged(self, relative: str, fingerprint: bytes | None) -> bool:
-        """Whether the file at `relative` holds what the last export wrote there from a value of this fingerprint."""
+    def kept(self, relative: str, fingerprint: bytes | None) -> bool:
+        """Whether the file at `relative` holds what the last export wrote there from a value of this fingerprint, and
+        when it does, `note` it (one look at the file)."""
         known = self.files.get(relative)
-        return bool(fingerprint) and known is not None and known[0] == fingerprint and self.on_disk(relative)
+        try:
+            if not fingerprint or known is None or known[0] != fingerprint:
+                return False
+            state = self._state(relative)
+            if state is None or tuple(known[1:]) != state:
+                return False
+        except (TypeError, IndexError):  # an entry of the wrong shape: not believed
+            return False
+        self.written[relative] = (fingerprint, *state)
+        return True
 
     def kept_span(self, key: str, fingerprint: bytes | None) -> tuple[str, int, int] | None:
         """Where the last adapters.json holds the text of adapter `key` made from a value of this fingerprint."""
@@ -565,7 +608,7 @@ def export_files(catalog: dict[str, Any], generated_at: str, memo: EncodeMemo | 
     def as_json(path: str, payload: Any, folder: str = API) -> tuple[str, Iterable[str]]:
         wrapped = _wrap(payload, generated_at)
         if known is not None:
-            mark = fingerprint(wrapped)
+            mark = fingerprint(wrapped, 2 if path in WHOLE_CATALOG_FILES else 0)
             if path in WHOLE_CATALOG_FILES:
                 return f"{folder}/{path}", Encoded(wrapped, mark)
             return f"{folder}/{path}", Lazy(mark, lambda: [_dumps(wrapped), "\n"])
@@ -609,7 +652,7 @@ def export_files(catalog: dict[str, Any], generated_at: str, memo: EncodeMemo | 
                 spool.add(text)
                 yield adapter_file(adapter["id"], text, dumps(("adapter-page", adapter["id"]), page), generated_at)
                 continue
-            mark = fingerprint(core)
+            mark = known_fingerprint(core)
             marks.append(mark)
             texts: list[str] = []
 

@@ -19,7 +19,7 @@ expectations' memo (verdicts/expectations_cache.py), written and read as a strea
 unpickled by an unpickler that makes only the memo's own classes.
 
 What is kept, by whom: each record parsed and checked (records/database.py), each adapter's verdicts, summary, chart
-and report link (publish/adapter.py), the expectations step and its memo (verdicts/), and per output folder the
+and report link (publish/adapter.py), the expectations step's memo (verdicts/), and per output folder the
 manifest of what the last export wrote there (publish/files.Manifest, publish/export.write).
 """
 from __future__ import annotations
@@ -86,6 +86,7 @@ class Store:
 
     def __init__(self, root: Path, version: str) -> None:
         self.folder = Path(root) / version[:24]
+        self._where = os.fspath(self.folder)  # as text: an export reads tens of thousands of entries
         self.version = version
         self._pruned = False
 
@@ -100,12 +101,11 @@ class Store:
         return digest.hexdigest()
 
     def _path(self, key: str) -> Path:
-        return self.folder / key[:2] / key[2:]
+        return Path(self._where, key[:2], key[2:])
 
     def get(self, key: str) -> Any | None:
         try:
-            with open(self._path(key), "rb") as handle:
-                raw = handle.read()
+            raw = _read(os.path.join(self._where, key[:2], key[2:]))
             if len(raw) <= _CHECKSUM or hashlib.sha256(raw[_CHECKSUM:]).digest() != raw[:_CHECKSUM]:
                 return None
             return marshal.loads(raw[_CHECKSUM:])
@@ -178,6 +178,19 @@ class Store:
             shutil.rmtree(old, ignore_errors=True)
 
 
+def _read(path: str) -> bytes:
+    """The bytes of the file at `path`, with plain system calls (no file object: an entry is read in one call or
+    two)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 class _Hashing:
     """A writer that hashes what passes through it."""
 
@@ -204,3 +217,26 @@ def store() -> Store | None:
 
 def content_digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
+
+
+# What a value of this process is known to be made from: a token naming every input of it under the code version
+# (a content-cache key, a memo's digests), noted where the value is made or read back from the cache. The export's
+# fingerprints (publish/files.fingerprint) digest the token in place of the value: an adapter's verdict, chart
+# and expectations are three quarters of its file, and their bytes were most of the fingerprints' cost. Sound only
+# for values nothing changes in place once noted (BuildCache's and the memo's, which are shared and only read); a
+# token holds the value, so no other object takes its id while noted. `forget_made_from` at each export's start.
+_made_from: dict[int, tuple[Any, str]] = {}
+
+
+def note_made_from(value: Any, token: str) -> None:
+    _made_from[id(value)] = (value, token)
+
+
+def made_from(value: Any) -> str | None:
+    known = _made_from.get(id(value))
+    return known[1] if known is not None and known[0] is value else None
+
+
+def forget_made_from() -> None:
+    _made_from.clear()
+

@@ -8,6 +8,7 @@ import dataclasses
 import datetime
 import fnmatch
 import gc
+import marshal
 import multiprocessing
 import os
 import pickle
@@ -206,8 +207,8 @@ def _parsed(kind: str | None, raw: bytes, kept_only: bool = False) -> tuple[Load
         explained = {p.field for p in loaded.problems}
         schema_found = [p for p in schema_problems(kind, loaded) if p.field not in explained]
     if store:
-        store.put(key, (loaded.data, loaded.marks, loaded.key_marks, loaded.plain_text,
-                        [dataclasses.astuple(p) for p in loaded.problems], loaded.text, digest,
+        packed = marshal.dumps((loaded.marks, loaded.key_marks, loaded.plain_text, loaded.text))
+        store.put(key, (loaded.data, packed, [dataclasses.astuple(p) for p in loaded.problems], digest,
                         [dataclasses.astuple(p) for p in schema_found]))
     return loaded, schema_found
 
@@ -215,11 +216,59 @@ def _parsed(kind: str | None, raw: bytes, kept_only: bool = False) -> tuple[Load
 def _from_entry(entry: Any) -> tuple[Loaded, list[Problem]] | None:
     """A `_parsed` result from its cache entry, or None when the entry is not one (a miss)."""
     try:
-        data, marks, key_marks, plain_text, problems, text, digest, schema_found = entry
-        return (Loaded("", data, marks, key_marks, plain_text, [Problem(*p) for p in problems], text, digest),
+        data, packed, problems, digest, schema_found = entry
+        if type(packed) is not bytes:
+            return None
+        return (_KeptLoaded(data, packed, [Problem(*p) for p in problems], digest),
                 [Problem(*p) for p in schema_found])
     except (TypeError, ValueError):
         return None
+
+
+_PACKED = ("marks", "key_marks", "plain_text", "text")
+
+
+def _packed_field(name: str) -> Any:
+    slot = f"_{name}"
+
+    def get(self: _KeptLoaded) -> Any:
+        self._unpack()
+        return self.__dict__[slot]
+
+    def put(self: _KeptLoaded, value: Any) -> None:
+        self._unpack()
+        self.__dict__[slot] = value
+    return property(get, put)
+
+
+class _KeptLoaded(Loaded):
+    """A parse read back from the content cache, whose marks, plain texts and text (three quarters of the entry)
+    are decoded only when asked for: a clean record's (whose per-record findings are kept with their places,
+    `_record_findings`) never is, and loading 10,000 records is that much quicker."""
+
+    def __init__(self, data: Any, packed: bytes, problems: list[Problem], digest: str) -> None:
+        self.__dict__["_packed"] = None
+        super().__init__("", data, problems=problems, digest=digest)
+        self.__dict__["_packed"] = packed
+
+    def _unpack(self) -> None:
+        packed = self.__dict__.get("_packed")
+        if packed is None:
+            return
+        self.__dict__["_packed"] = None
+        try:
+            values = marshal.loads(packed)
+            if not (isinstance(values, tuple) and len(values) == len(_PACKED)):
+                raise ValueError("not a parse's marks")
+        except (ValueError, TypeError, EOFError):  # only a bug could write one: no marks, every place at 1:1
+            values = ({}, {}, {}, "")
+        for name, value in zip(_PACKED, values, strict=True):
+            self.__dict__[f"_{name}"] = value
+
+    marks = _packed_field("marks")
+    key_marks = _packed_field("key_marks")
+    plain_text = _packed_field("plain_text")
+    text = _packed_field("text")
 
 
 PARALLEL_FROM_FILES = 400
@@ -274,13 +323,19 @@ class LoadCache:
 def paused_gc() -> Iterator[None]:
     """Python's cycle collector paused while a whole tree's records and what is made of them pile up: it walks every
     object again and again as they grow (loading 5,000 records from the content cache took 12 s of CPU with it, 1.5
-    without), and these values hold no cycles to find. It runs again afterwards, as it was."""
+    without), and these values hold no cycles to find. It runs again afterwards, as it was, with what was made
+    meanwhile counted as long-lived."""
     running = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if running:
+            # What was made meanwhile is all in the youngest generation, which the first collection after this
+            # would walk whole (2 s for an export's catalog at 10,000 products): it goes to the oldest, as what
+            # lives long does. A cycle among it is still found, by the next full collection.
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
 
 
@@ -399,14 +454,17 @@ def _record_findings(record: Record, rules: list[Any], ctx: Context, store: cont
     key = (store.key("findings", record.kind, os.path.basename(record.path), record.loaded.digest, context_digest)
            if store and record.loaded.digest else "")
     known = store.get(key) if key and store else None
-    if not (isinstance(known, list) and all(isinstance(f, tuple) and len(f) == 5 for f in known)):
+    if not (isinstance(known, list) and all(isinstance(f, tuple) and len(f) == 7 and type(f[5]) is int
+                                            and type(f[6]) is int for f in known)):
         seen_by_rules = _without_too_long(record)
-        known = [(finding.field, finding.message, finding.fix, rule.id, finding.severity or rule.severity)
+        # Each with its line and column (they follow from the file's bytes): read back, a finding needs no marks.
+        known = [(finding.field, finding.message, finding.fix, rule.id, finding.severity or rule.severity,
+                  *record.loaded.position(finding.field))
                  for rule in rules if record.kind in rule.kinds for finding in _safe(rule, seen_by_rules, ctx)]
         if key and store:
             store.put(key, known)
-    return [record.loaded.problem(field_path, message, fix, rule_id, severity)
-            for field_path, message, fix, rule_id, severity in known]
+    return [Problem(record.path, line, column, tuple(field_path), message, fix, rule_id, severity)
+            for field_path, message, fix, rule_id, severity, line, column in known]
 
 
 def _without_too_long(record: Record) -> Record:

@@ -262,6 +262,8 @@ class Memo:
             for (platform, question), raw in part.raw.items():
                 out[question][platform] = apply_policy(raw, policy).as_dict()
             part.published = (policy_key, out)
+        # Made from the part's evidence (the digests of what it read, and of its chip's groups) under this policy.
+        content_cache.note_made_from(part.published[1], f"expected:{part.rest}:{part.chip}:{policy_key}")
         return part.published[1]
 
     def _usb(self, related: Related, common: str, key: str, slot: Mapping[str, Any], policy: Mapping[str, Any],
