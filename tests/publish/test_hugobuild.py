@@ -106,6 +106,13 @@ def test_warm_builds_render_the_edited_pages_and_match_a_cold_build(workdir):
     assert "firmware note, edited." in (workdir.public / "adapters/fixture-naughty-jms/index.html").read_text()
     assert same_tree(workdir.public, workdir.cold()) == []
 
+    # A comment in a record: no page reads the record; its published copy follows.
+    workdir.edit("fixture-naughty-jms", "TEST FIXTURE firmware note, edited.", "TEST FIXTURE firmware note, edited.\n# A comment.")
+    commented = workdir.warm()
+    assert not commented.full and commented.render == [] and not commented.lists, commented.reason
+    assert "# A comment." in (workdir.public / "records/adapters/fixture-naughty-jms.yaml").read_text()
+    assert same_tree(workdir.public, workdir.cold()) == []
+
     # A verdict: the product's page and every page whose model the verdict reaches (its USB ID, its chip, the
     # buy pages) are rendered again.
     workdir.edit("fixture-nice-sata", "host: macos\n    uas: works", "host: macos\n    uas: broken\n    notes: Synthetic failure for the warm build test.")
@@ -204,3 +211,20 @@ def test_plan_renders_the_pages_whose_model_changed_and_is_full_otherwise(tmp_pa
     for damaged in ({}, {**edited.manifest, "pages": {"/adapters/a": "x"}}, {**edited.manifest, "files": {"f": [1]}},
                     {**edited.manifest, "version": 0}):
         assert planned(site, public, damaged).reason == "the manifest is damaged or of another version"
+
+
+def test_a_records_bytes_alone_render_no_page_the_record_is_copied_as_a_static_file(tmp_path):
+    """The records are published as they are (hugo.yaml mounts data/adapters/ as static files) and no page reads
+    them: a record whose bytes change and whose export does not (a comment) renders nothing again. Its name is
+    kept with the static files, so a record that goes away is known."""
+    site, public = small_site(tmp_path, {"a": "{1}"})
+    record = tmp_path / "data" / "adapters" / "a.yaml"
+    record.parent.mkdir(parents=True)
+    record.write_text("id: a\n", encoding="utf-8")
+    (record.parent / "notes.txt").write_text("not a record", encoding="utf-8")
+    first = planned(site, public, None)
+    assert "static/records/adapters/a.yaml" in first.manifest["static"]
+    assert "static/records/adapters/notes.txt" not in first.manifest["static"]  # hugo.yaml's `files` leave it out
+    record.write_text("id: a\n# a comment\n", encoding="utf-8")
+    again = planned(site, public, first.manifest)
+    assert not again.full and again.render == [] and not again.lists

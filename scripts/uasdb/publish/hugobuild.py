@@ -1,17 +1,17 @@
 """Hugo, rendering again only the pages whose inputs changed since the build that left public/ as it is.
 
 Hugo's cost at scale is decoding every page's model; a page reads nothing but its own model (its params.model, the
-export's api/ folder mounted as assets/api), its entry in the export's data/pages.json, its record's YAML
-(adapters: published for "YAML record") and what every page shares. So after a build, a manifest in the cache
-(.cache/uasdb/hugo/, never in public/) keeps:
+export's api/ folder mounted as assets/api), its entry in the export's data/pages.json and what every page
+shares. So after a build, a manifest in the cache (.cache/uasdb/hugo/, never in public/) keeps:
   global    one digest of everything every page may read: the site's sources (site/ but the export and Hugo's
-            resources), every mount that is neither the models, the records nor the export's static files (the
-            export's data/ but pages.json's page lists, the schemas, docs), pages.json's other keys, the Hugo
-            version, its arguments and HUGO_* environment
+            resources), every mount that is neither the models nor static files (the export's data/ but
+            pages.json's page lists, docs), pages.json's other keys, the Hugo version, its arguments and HUGO_*
+            environment
   pages     each entity page (pages.json's lists: adapters, chipsets, USB IDs, what to buy) by its path, with the
-            digest of its entry, its model's bytes and its record's bytes; and its outputs' names (aliases, model)
-  static    the names of the export's static and API files (Hugo copies or publishes new and changed ones, and
-            never removes one)
+            digest of its entry and its model's bytes; and its outputs' names (aliases, model)
+  static    the names of the static files mounted from outside site/ (the export's, the records published as
+            they are, the schemas) and of the API files (Hugo copies or publishes new and changed ones, and never
+            removes one); no page reads them
   public    a digest of public/'s file names, sizes and times (but pagefind/, which the search index installs)
   shared    a digest of the API files that are no entity page's model
   files     each input file's size, time and digest: a file whose size and time did not change is not read again
@@ -34,6 +34,7 @@ runs it. Prints which kind of build it ran and why.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import hashlib
 import json
 import os
@@ -126,10 +127,23 @@ def _files(root: str | Path, skip: Sequence[str | Path] | frozenset[str] = (), p
             yield prefix + entry.name, entry
 
 
-def _mounts(site: Path) -> list[tuple[Path, str]]:
+def _mounts(site: Path) -> list[tuple[Path, str, list[str]]]:
+    """hugo.yaml's mounts: each source folder, its target and its `files` globs (none: every file)."""
     config = yaml.safe_load((site / "hugo.yaml").read_text(encoding="utf-8")) or {}
     mounts = (config.get("module") or {}).get("mounts") or []
-    return [((site / m["source"]).resolve(), str(m["target"])) for m in mounts]
+    found = []
+    for m in mounts:
+        globs = m.get("files") or []
+        found.append(((site / m["source"]).resolve(), str(m["target"]), [globs] if isinstance(globs, str) else list(globs)))
+    return found
+
+
+def _mounted(relative: str, globs: Sequence[str]) -> bool:
+    """Whether a mount's `files` globs take a file (a glob starting "! " leaves it out)."""
+    taken = [g for g in globs if not g.startswith("! ")]
+    if any(fnmatch.fnmatchcase(relative, g[2:]) for g in globs if g.startswith("! ")):
+        return False
+    return not taken or any(fnmatch.fnmatchcase(relative, g) for g in taken)
 
 
 def public_fingerprint(public: Path) -> str:
@@ -159,8 +173,8 @@ def plan(site: Path, public: Path, previous: Mapping[str, Any] | None, hugo_id: 
     old = previous if previous is not None and well_formed(previous) else {}
     digests = _Digests(old.get("files") or {}, old.get("stamp_ns") or 0)
     mounts = _mounts(site)
-    by_target = {target: source for source, target in mounts}
-    models, records, static = by_target.get("assets/api"), by_target.get("assets/records"), None
+    by_target = {target: source for source, target, _ in mounts}
+    models, static = by_target.get("assets/api"), None
     export = site / "data" / "generated"
     pages_file = export / "data" / "pages.json"
 
@@ -177,13 +191,15 @@ def plan(site: Path, public: Path, previous: Mapping[str, Any] | None, hugo_id: 
     # site/ itself: config, content adapters, layouts, assets, static (not the export, not Hugo's resources).
     add_tree(site, [export, site / "resources", site / ".hugo_build.lock", site / "public"])
     static_files: list[str] = []
-    for source, target in mounts:
-        if source in (models, records) or source.is_relative_to(site) and not source.is_relative_to(export):
+    for source, target, globs in mounts:
+        if source == models or source.is_relative_to(site) and not source.is_relative_to(export):
             continue  # the pages' own inputs, or part of site/, hashed above
-        if target == "static" and source == export / "static":
-            static = source
-            static_files += [f"static/{relative}" for relative, _ in _files(source)]
-            continue  # not read by pages; Hugo copies what is new or changed, a removal is handled below
+        if target == "static" or target.startswith("static/"):
+            if target == "static" and source == export / "static":
+                static = source
+            # Not read by pages; Hugo copies what is new or changed, a removal is handled below.
+            static_files += [f"{target}/{relative}" for relative, _ in _files(source) if _mounted(relative, globs)]
+            continue
         add_tree(source, [pages_file])
     if models is not None:  # published as pages read them, or by the API index: one gone would stay in public/
         static_files += [f"api/{relative}" for relative, _ in _files(models)]
@@ -206,8 +222,6 @@ def plan(site: Path, public: Path, previous: Mapping[str, Any] | None, hugo_id: 
                 parts.append(digests.of(os.path.join(models, model[len("api/"):])))
             else:
                 parts.append(f"unknown model {time.time_ns()}")  # rendered each time
-            if key == "adapters" and records is not None:
-                parts.append(digests.of(os.path.join(records, "adapters", f"{entry['id']}.yaml")))
             outputs = json.dumps([entry.get("aliases") or [], model])
             pages[path] = [hashlib.sha256("\0".join(parts).encode()).hexdigest(), outputs]
     # What the pages outside the entity lists read besides the global inputs: the API files that are no entity
