@@ -328,3 +328,38 @@ def test_an_edit_the_first_phase_cannot_take_goes_straight_to_the_full_export(tr
 
 def names_before(files):
     return {a["id"]: a["name"] for a in json.loads(files[ROWS])["result"]}
+
+
+def test_the_primer_waits_for_hugos_server_then_rewrites_common_json_as_it_is(tree, capsys):
+    """`make serve`'s watcher sets Hugo's server up once it answers: OUT/data/common.json is written again with the
+    same bytes (a new file, which Hugo takes for a data change), once, and not before the server answers."""
+    import functools
+    import http.server
+    import socket
+    import threading
+
+    from uasdb.publish.watch import ServerPrimer
+
+    data, out = tree
+    assert refresh(out, [data]) == []
+    common = out / COMMON_JSON
+    text, inode = common.read_bytes(), common.stat().st_ino
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    primer = ServerPrimer(f"http://127.0.0.1:{closed}/", out, every=0)
+    assert not primer.poll() and common.stat().st_ino == inode
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
+    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        primer.url = f"http://127.0.0.1:{server.server_address[1]}/missing/"  # a 404 is an answer too
+        assert primer.poll()
+        assert common.read_bytes() == text and common.stat().st_ino != inode
+        inode = common.stat().st_ino
+        assert primer.poll() and common.stat().st_ino == inode  # once
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "Hugo's server is up" in capsys.readouterr().out

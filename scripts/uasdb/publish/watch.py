@@ -14,6 +14,12 @@ again from the export in the background (`SearchRefresh`; Pagefind runs only whe
 put in OUT/static/pagefind, so an edit's page shows at once and its words become searchable a moment later. When the data has errors the last
 good export stays, the problems are printed in the terminal, and `serve_errors` is added to OUT/data/common.json so
 every page shows them (layouts/_partials/serve-errors.html) until they are fixed.
+
+With `--server URL` (Hugo's server, as `make serve` runs it) the watcher also sets Hugo's server up for quick
+rebuilds once it has built the site (`ServerPrimer`): Hugo checks every change against every page it has rendered,
+and its first build renders them all (1 to 3 s per change at 10,000 products); the data rewritten once, as it is,
+makes Hugo drop those pages, which it then renders when a browser asks for one (its "fast render mode"), so a save
+costs Hugo the pages being looked at.
 """
 from __future__ import annotations
 
@@ -25,6 +31,8 @@ import os
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -254,6 +262,40 @@ def _keep_last_good(out_dir: Path, state: State, problems: list[str]) -> list[st
     return problems
 
 
+class ServerPrimer:
+    """Once Hugo's server at `url` answers (it does when its first build is over), rewrite OUT/data/common.json
+    with the bytes it has. Hugo takes that for a data change: its content adapter runs again and every page is
+    made anew, none rendered (the pages a browser is showing are rendered again at once). From then on a change
+    is checked against the pages rendered since, those a browser asked for, not against all of them: at 10,000
+    products an edited model's rebuild went from 1.5-4 s to 0.5-0.8 s, and the first visit of a page renders it
+    (Hugo's fast render mode; `hugo server --disableFastRender` renders every page on each change instead)."""
+
+    def __init__(self, url: str, out_dir: Path, every: float = 1.0) -> None:
+        self.url, self.out_dir, self.every = url, out_dir, every
+        self.primed = False
+        self.next_try = 0.0
+
+    def poll(self) -> bool:
+        """Try (at most once every `every` seconds) until the server answers, then prime it; True once done."""
+        if self.primed or time.monotonic() < self.next_try:
+            return self.primed
+        self.next_try = time.monotonic() + self.every
+        try:
+            with urllib.request.urlopen(self.url, timeout=2) as response:
+                response.read(1)
+        except urllib.error.HTTPError:
+            pass   # it answered (a 404 is an answer): its first build is over
+        except (urllib.error.URLError, OSError, ValueError):
+            return False   # not up yet
+        common_json = self.out_dir / COMMON_JSON
+        if common_json.is_file():
+            _replace(self.out_dir, inside(self.out_dir, COMMON_JSON), common_json.read_text(encoding="utf-8"))
+        self.primed = True
+        print(f"{time.strftime('%H:%M:%S')} Hugo's server is up: it renders a page when it is first asked for, and "
+              "after a save the pages being shown", flush=True)
+        return True
+
+
 class SearchRefresh:
     """The search index rebuilt from OUT after each clean export, in a separate process so that the watcher goes on
     polling (and the next edit's page shows) while Pagefind runs: `python -m uasdb.publish.search_index build`, which
@@ -297,7 +339,7 @@ class SearchRefresh:
 
 
 def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECONDS, once: bool = False,
-          search: SearchRefresh | None = None) -> int:
+          search: SearchRefresh | None = None, primer: ServerPrimer | None = None) -> int:
     trees = [Path(d) for d in data_dirs]
     last = _poll(trees)
     state = State()
@@ -315,6 +357,8 @@ def watch(out_dir: Path, data_dirs: Sequence[Path], interval: float = POLL_SECON
         time.sleep(max(interval, 10 * took))
         if search is not None:
             search.poll()
+        if primer is not None:
+            primer.poll()
         started = time.monotonic()
         now = _poll(trees)
         took = time.monotonic() - started
@@ -361,11 +405,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--interval", type=float, default=POLL_SECONDS, help="seconds between polls")
     parser.add_argument("--search", action="store_true", help="also rebuild the search index into "
                         "OUT/static/pagefind after each clean export, in the background")
+    parser.add_argument("--server", metavar="URL", help="Hugo's server reading OUT: once it answers, set it up to "
+                        "render only the pages asked for (ServerPrimer)")
     args = parser.parse_args(argv)
     relax_gc()
     try:
         return watch(args.out, args.data or [DATA_DIR], args.interval,
-                     search=SearchRefresh(args.out) if args.search else None)
+                     search=SearchRefresh(args.out) if args.search else None,
+                     primer=ServerPrimer(args.server, args.out) if args.server else None)
     except KeyboardInterrupt:
         return 0
 

@@ -142,7 +142,8 @@ def _measure(data: Path, work: Path, edits: int, interval: float, change: Callab
     log = open(work / "hugo-server.log", "w")   # kept with --keep: which rebuild showed the edit, and when
     watch_log = open(work / "watch.log", "w")   # the watcher's line per export, with the seconds it took
     watcher = subprocess.Popen([sys.executable, "-m", "uasdb.publish.watch", "--out", str(generated), "--data", str(data_copy),
-                                "--interval", str(interval)], stdout=watch_log, stderr=subprocess.STDOUT)
+                                "--interval", str(interval), "--server", f"http://127.0.0.1:{port}/"],
+                               stdout=watch_log, stderr=subprocess.STDOUT)
     server = subprocess.Popen([hugo_binary(), "server", "--source", str(site), "--bind", "127.0.0.1", "--port", str(port),
                                "--baseURL", f"http://127.0.0.1:{port}/"], stdout=log, stderr=log)
     original = record.read_text(encoding="utf-8")
@@ -154,6 +155,12 @@ def _measure(data: Path, work: Path, edits: int, interval: float, change: Callab
         # would be timed with it. It says "watching" when it is ready.
         if not _wait_for_line(work / "watch.log", "watching", timeout=600):
             raise RuntimeError("the watcher never finished its first check (see watch.log)")
+        # As under `make serve`, the watcher sets Hugo's server up once it answers (watch.ServerPrimer); an edit
+        # saved before that would be timed with the rebuild it causes.
+        if not _wait_for_line(work / "watch.log", "Hugo's server is up", timeout=600):
+            raise RuntimeError("the watcher never saw Hugo's server (see watch.log)")
+        if not _wait_for_line(work / "hugo-server.log", "Total in", timeout=300):  # the rebuild that follows
+            raise RuntimeError("hugo server never rebuilt after the watcher set it up (see hugo-server.log)")
         time.sleep(interval * 2)   # let the watcher take its first snapshot
         for n in range(edits):
             marker = f"live-edit-{n}-{int(time.time())}"
