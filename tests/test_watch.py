@@ -363,3 +363,24 @@ def test_the_primer_waits_for_hugos_server_then_rewrites_common_json_as_it_is(tr
         server.shutdown()
         server.server_close()
     assert "Hugo's server is up" in capsys.readouterr().out
+
+
+def test_under_make_serve_the_full_export_waits_after_the_edited_products_page(tree, monkeypatch):
+    """With `settle` (watch() sets SETTLE_SECONDS), the edited product's page is written, then the watcher waits
+    while Hugo's server rebuilds it, then the rest of the export follows: at the pause the page's model holds the
+    edit and the list of every adapter does not yet."""
+    import uasdb.publish.watch as watch_module
+
+    data, out = tree
+    state = State()
+    assert refresh(out, [data], state) == []
+    state.settle = 0.25
+    record = data / "adapters" / "fixture-nice-sata.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("Goodcase", "Greatcase", 1), encoding="utf-8")
+    seen = []
+    model = out / "api" / "v1" / "adapters" / "fixture-nice-sata.json"
+    monkeypatch.setattr(watch_module.time, "sleep", lambda seconds: seen.append(
+        (seconds, "Greatcase" in model.read_text(encoding="utf-8"), "Greatcase" in names(out)["fixture-nice-sata"])))
+    assert refresh(out, [data], state) == []
+    assert seen == [(0.25, True, False)]
+    assert "Greatcase" in names(out)["fixture-nice-sata"]
