@@ -384,3 +384,35 @@ def test_under_make_serve_the_full_export_waits_after_the_edited_products_page(t
     assert refresh(out, [data], state) == []
     assert seen == [(0.25, True, False)]
     assert "Greatcase" in names(out)["fixture-nice-sata"]
+
+
+def test_the_files_saved_lately_are_looked_at_on_every_poll(tree):
+    """At 10,000 records a whole snapshot waits half a second between polls; the record being edited is looked at
+    on every poll (watch.HotFiles): another save of it, in place or by a rename over it, or its removal is seen."""
+    import os
+
+    from uasdb.publish.watch import HotFiles
+
+    data, _ = tree
+    record = data / "adapters" / "fixture-nice-sata.yaml"
+    other = data / "adapters" / "fixture-nvme.yaml"
+    hot = HotFiles()
+    last = snapshot([data])
+    os.utime(record, ns=(1, 1))
+    now = snapshot([data])
+    hot.add(now, last)
+    assert list(hot.paths) == [str(record)] and not hot.changed(now)
+    os.utime(other, ns=(1, 1))
+    assert not hot.changed(now)  # not a file saved lately: the whole snapshot sees it
+    os.utime(record, ns=(2, 2))
+    assert hot.changed(now)
+    staged = record.with_suffix(".tmp")
+    staged.write_text(record.read_text(encoding="utf-8"), encoding="utf-8")
+    os.utime(staged, ns=(1, 1))
+    os.replace(staged, record)  # an editor's save by rename, same time and size: seen as it was
+    assert not hot.changed(now)
+    record.unlink()
+    assert hot.changed(now)
+    for n in range(HotFiles.KEEP + 5):
+        hot.add({f"/f{n}": (n, n)}, {})
+    assert len(hot.paths) == HotFiles.KEEP and "/f0" not in hot.paths
