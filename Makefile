@@ -114,11 +114,13 @@ site: export
 # Live reload for templates, CSS and data: a watcher (scripts/uasdb/publish/watch.py) re-exports data/ into
 # site/data/generated on every save, which Hugo's server picks up; errors in an edit are printed here and shown
 # on every page. The search index follows: after each clean export the watcher rebuilds it in the background
-# (Pagefind runs only when an indexed word changed) into site/data/generated/static/pagefind.
+# (Pagefind runs only when an indexed word changed) into site/data/generated/static/pagefind. Once Hugo's server
+# answers, the watcher sets it to render a page when it is asked for (watch.py, ServerPrimer): a save then costs
+# Hugo the pages being shown, not every page.
 serve: site
 	rm -rf site/data/generated/static/pagefind
 	cp -r public/pagefind site/data/generated/static/pagefind
-	$(PY) -m uasdb.publish.watch --out site/data/generated --search & watcher=$$!; trap 'kill $$watcher 2>/dev/null' EXIT INT TERM; \
+	$(PY) -m uasdb.publish.watch --out site/data/generated --search --server http://$(HOST):$(PORT)/ & watcher=$$!; trap 'kill $$watcher 2>/dev/null' EXIT INT TERM; \
 	  cd site && $(HUGO) server --bind $(HOST) --port $(PORT)
 
 # ruff, mypy and vulture (dead code) for the Python (pyproject.toml), Biome for the site's JS (biome.json); docs/maintaining.md, "Linters".

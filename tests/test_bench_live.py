@@ -102,3 +102,27 @@ def test_the_split_takes_the_first_phase_the_watcher_reports():
     log = ("12:00:01 data changed: exported again in 4.10 s (the edited product's page first, in 0.06 s); the browser reloads\n"
            "12:00:06 data changed: exported again in 4.20 s (the edited product's page first, in 0.04 s); the browser reloads\n")
     assert split_live_edit(log, "") == {"live_edit_export_s": 4.15, "live_edit_first_phase_s": 0.05}
+
+
+def test_the_split_takes_the_models_rebuilds_not_the_priming_nor_a_records_copy():
+    """Under `make serve` the record is a static file (copied, no rebuild) and the edit's rebuild follows its model;
+    the watcher's priming (common.json rewritten once) is no edit."""
+    watch_log = ("watching /tmp/x/data\n12:00:00 Hugo's server is up: it renders a page when it is first asked for\n"
+                 "12:00:05 data changed: exported again in 30.00 s (the edited product's page first, in 0.02 s); the browser reloads\n")
+    hugo_log = """Change detected, rebuilding site (#1).
+Data changed /generated/common.json
+Total in 4500 ms
+
+Change of Static files detected, rebuilding site (#2).
+Syncing records/adapters/synthetic-adapter-00000.yaml to /
+
+Change detected, rebuilding site (#3).
+Asset changed /api/v1/adapters/synthetic-adapter-00000.json
+Total in 650 ms
+
+Change detected, rebuilding site (#4).
+Asset changed /api/v1/adapters/synthetic-adapter-00000.json
+Total in 550 ms
+"""
+    assert split_live_edit(watch_log, hugo_log) == {"live_edit_export_s": 30.0, "live_edit_first_phase_s": 0.02,
+                                                    "live_edit_hugo_s": 0.6}

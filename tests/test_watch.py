@@ -322,3 +322,91 @@ def test_an_edit_the_first_phase_cannot_take_goes_straight_to_the_full_export(tr
 
 def names_before(files):
     return {a["id"]: a["name"] for a in json.loads(files[ROWS])["result"]}
+
+
+def test_the_primer_waits_for_hugos_server_then_rewrites_common_json_as_it_is(tree, capsys):
+    """`make serve`'s watcher sets Hugo's server up once it answers: OUT/data/common.json is written again with the
+    same bytes (a new file, which Hugo takes for a data change), once, and not before the server answers."""
+    import functools
+    import http.server
+    import socket
+    import threading
+
+    from uasdb.publish.watch import ServerPrimer
+
+    data, out = tree
+    assert refresh(out, [data]) == []
+    common = out / COMMON_JSON
+    text, inode = common.read_bytes(), common.stat().st_ino
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    primer = ServerPrimer(f"http://127.0.0.1:{closed}/", out, every=0)
+    assert not primer.poll() and common.stat().st_ino == inode
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
+    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        primer.url = f"http://127.0.0.1:{server.server_address[1]}/missing/"  # a 404 is an answer too
+        assert primer.poll()
+        assert common.read_bytes() == text and common.stat().st_ino != inode
+        inode = common.stat().st_ino
+        assert primer.poll() and common.stat().st_ino == inode  # once
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "Hugo's server is up" in capsys.readouterr().out
+
+
+def test_under_make_serve_the_full_export_waits_after_the_edited_products_page(tree, monkeypatch):
+    """With `settle` (watch() sets SETTLE_SECONDS), the edited product's page is written, then the watcher waits
+    while Hugo's server rebuilds it, then the rest of the export follows: at the pause the page's model holds the
+    edit and the list of every adapter does not yet."""
+    import uasdb.publish.watch as watch_module
+
+    data, out = tree
+    state = State()
+    assert refresh(out, [data], state) == []
+    state.settle = 0.25
+    record = data / "adapters" / "fixture-nice-sata.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("Goodcase", "Greatcase", 1), encoding="utf-8")
+    seen = []
+    model = out / "api" / "v1" / "adapters" / "fixture-nice-sata.json"
+    monkeypatch.setattr(watch_module.time, "sleep", lambda seconds: seen.append(
+        (seconds, "Greatcase" in model.read_text(encoding="utf-8"), "Greatcase" in names(out)["fixture-nice-sata"])))
+    assert refresh(out, [data], state) == []
+    assert seen == [(0.25, True, False)]
+    assert "Greatcase" in names(out)["fixture-nice-sata"]
+
+
+def test_the_files_saved_lately_are_looked_at_on_every_poll(tree):
+    """At 10,000 records a whole snapshot waits half a second between polls; the record being edited is looked at
+    on every poll (watch.HotFiles): another save of it, in place or by a rename over it, or its removal is seen."""
+    import os
+
+    from uasdb.publish.watch import HotFiles
+
+    data, _ = tree
+    record = data / "adapters" / "fixture-nice-sata.yaml"
+    other = data / "adapters" / "fixture-nvme.yaml"
+    hot = HotFiles()
+    last = snapshot([data])
+    os.utime(record, ns=(1, 1))
+    now = snapshot([data])
+    hot.add(now, last)
+    assert list(hot.paths) == [str(record)] and not hot.changed(now)
+    os.utime(other, ns=(1, 1))
+    assert not hot.changed(now)  # not a file saved lately: the whole snapshot sees it
+    os.utime(record, ns=(2, 2))
+    assert hot.changed(now)
+    staged = record.with_suffix(".tmp")
+    staged.write_text(record.read_text(encoding="utf-8"), encoding="utf-8")
+    os.utime(staged, ns=(1, 1))
+    os.replace(staged, record)  # an editor's save by rename, same time and size: seen as it was
+    assert not hot.changed(now)
+    record.unlink()
+    assert hot.changed(now)
+    for n in range(HotFiles.KEEP + 5):
+        hot.add({f"/f{n}": (n, n)}, {})
+    assert len(hot.paths) == HotFiles.KEEP and "/f0" not in hot.paths

@@ -106,6 +106,13 @@ def test_warm_builds_render_the_edited_pages_and_match_a_cold_build(workdir):
     assert "firmware note, edited." in (workdir.public / "adapters/fixture-naughty-jms/index.html").read_text()
     assert same_tree(workdir.public, workdir.cold()) == []
 
+    # A comment in a record: no page reads the record; its published copy follows.
+    workdir.edit("fixture-naughty-jms", "TEST FIXTURE firmware note, edited.", "TEST FIXTURE firmware note, edited.\n# A comment.")
+    commented = workdir.warm()
+    assert not commented.full and commented.render == [] and not commented.lists, commented.reason
+    assert "# A comment." in (workdir.public / "records/adapters/fixture-naughty-jms.yaml").read_text()
+    assert same_tree(workdir.public, workdir.cold()) == []
+
     # A verdict: the product's page and every page whose model the verdict reaches (its USB ID, its chip, the
     # buy pages) are rendered again.
     workdir.edit("fixture-nice-sata", "host: macos\n    uas: works", "host: macos\n    uas: broken\n    notes: Synthetic failure for the warm build test.")
@@ -121,13 +128,59 @@ def test_warm_builds_render_the_edited_pages_and_match_a_cold_build(workdir):
 
 
 @pytest.mark.slow
-def test_a_removed_record_and_a_layout_edit_make_the_build_full(workdir):
-    (workdir.root / "data" / "adapters" / "fixture-nvme.yaml").unlink()
-    removed = workdir.warm()
-    assert removed.full
-    assert not (workdir.public / "adapters" / "fixture-nvme").exists()
+def test_a_rename_renders_the_pages_that_show_the_name(workdir):
+    """Not a full build: a product renamed (names.json, held once) renders its page and the pages that name it by
+    id; a record whose id changes leaves a redirect at its old address and its old files go. Each time public/ is
+    what a cold build makes."""
+    # The naughty adapter's expectation links the renamed product by id: its model stays as it was, its page
+    # shows the new name.
+    citing = workdir.site / "data" / "generated" / "api" / "v1" / "adapters" / "fixture-naughty-jms.json"
+    model = citing.read_bytes()
+    workdir.edit("fixture-second-jms", "name: Otherfixture Noboot dock", "name: Otherfixture Renamed dock")
+    workdir.note_times()
+    renamed = workdir.warm()
+    assert not renamed.full, renamed.reason
+    assert citing.read_bytes() == model
+    assert {"/adapters/fixture-second-jms", "/adapters/fixture-naughty-jms"} <= set(renamed.render)
+    assert "/adapters/fixture-nice-sata" not in renamed.render  # it shows no such name
+    assert "adapters/fixture-nice-sata" not in workdir.rewritten()
+    assert ">Otherfixture Renamed dock</a>" in (workdir.public / "adapters/fixture-naughty-jms/index.html").read_text()
     assert same_tree(workdir.public, workdir.cold()) == []
 
+    # A new id, the old one kept as an alias: the old page's files go, the redirect takes its address.
+    old = workdir.root / "data" / "adapters" / "fixture-second-jms.yaml"
+    text = old.read_text(encoding="utf-8")
+    assert "\naliases:" not in text
+    old.unlink()
+    (old.parent / "fixture-second-jms-v2.yaml").write_text(
+        text.replace("id: fixture-second-jms\n", "id: fixture-second-jms-v2\naliases: [fixture-second-jms]\n", 1),
+        encoding="utf-8")
+    moved = workdir.warm()
+    assert not moved.full, moved.reason
+    assert "/adapters/fixture-second-jms-v2" in moved.render
+    assert "api/v1/adapters/fixture-second-jms.json" in moved.stale
+    assert "fixture-second-jms-v2" in (workdir.public / "adapters/fixture-second-jms/index.html").read_text()
+    assert same_tree(workdir.public, workdir.cold()) == []
+
+
+@pytest.mark.slow
+def test_a_removal_deletes_the_pages_files_and_its_sitemap_entry(workdir):
+    """A record removed: its page, its model, its record and its sitemap entry leave public/, the pages that list
+    it are rendered again; not a full build. (One whose chip, vendor and verdict words others share: the search
+    box's filters, on every page, stay as they are.)"""
+    (workdir.root / "data" / "adapters" / "fixture-naughty-jms.yaml").unlink()
+    removed = workdir.warm()
+    assert not removed.full, removed.reason
+    assert {"adapters/fixture-naughty-jms/index.html", "api/v1/adapters/fixture-naughty-jms.json",
+            "records/adapters/fixture-naughty-jms.yaml"} <= set(removed.stale)
+    assert not (workdir.public / "adapters" / "fixture-naughty-jms").exists()
+    assert not (workdir.public / "api" / "v1" / "adapters" / "fixture-naughty-jms.json").exists()
+    assert "fixture-naughty-jms" not in (workdir.public / "sitemap.xml").read_text(encoding="utf-8")
+    assert same_tree(workdir.public, workdir.cold()) == []
+
+
+@pytest.mark.slow
+def test_a_layout_edit_makes_the_build_full(workdir):
     layout = workdir.site / "layouts" / "_partials" / "footer.html"
     layout.write_text(layout.read_text(encoding="utf-8").replace("API docs", "API documentation"), encoding="utf-8")
     relaid = workdir.warm()
@@ -196,7 +249,9 @@ def test_plan_renders_the_pages_whose_model_changed_and_is_full_otherwise(tmp_pa
     assert hugobuild.segment_config([], True)["segments"]["uasdb-lists"]["includes"][0]["kind"] == [
         "home", "section", "sitemap", "robotstxt", "404"]
     site, public = small_site(tmp_path, {"a": "{1, edited}", "c": "{3}"}, rows="[3]")
-    assert planned(site, public, listed.manifest).reason == "a page went away"
+    gone = planned(site, public, listed.manifest)
+    assert not gone.full and gone.render == [] and "1 gone" in gone.reason
+    assert gone.stale == ["api/v1/adapters/b.json", "adapters/b/index.html"]
     assert "global input" in hugobuild.plan(site, public, listed.manifest, "hugo v1", ["--minify"]).reason
     assert "global input" in hugobuild.plan(site, public, listed.manifest, "hugo v0", ["--baseURL", "x"]).reason
     (site / "layouts" / "baseof.html").write_text("another layout", encoding="utf-8")
@@ -204,3 +259,20 @@ def test_plan_renders_the_pages_whose_model_changed_and_is_full_otherwise(tmp_pa
     for damaged in ({}, {**edited.manifest, "pages": {"/adapters/a": "x"}}, {**edited.manifest, "files": {"f": [1]}},
                     {**edited.manifest, "version": 0}):
         assert planned(site, public, damaged).reason == "the manifest is damaged or of another version"
+
+
+def test_a_records_bytes_alone_render_no_page_the_record_is_copied_as_a_static_file(tmp_path):
+    """The records are published as they are (hugo.yaml mounts data/adapters/ as static files) and no page reads
+    them: a record whose bytes change and whose export does not (a comment) renders nothing again. Its name is
+    kept with the static files, so a record that goes away is known."""
+    site, public = small_site(tmp_path, {"a": "{1}"})
+    record = tmp_path / "data" / "adapters" / "a.yaml"
+    record.parent.mkdir(parents=True)
+    record.write_text("id: a\n", encoding="utf-8")
+    (record.parent / "notes.txt").write_text("not a record", encoding="utf-8")
+    first = planned(site, public, None)
+    assert "static/records/adapters/a.yaml" in first.manifest["static"]
+    assert "static/records/adapters/notes.txt" not in first.manifest["static"]  # hugo.yaml's `files` leave it out
+    record.write_text("id: a\n# a comment\n", encoding="utf-8")
+    again = planned(site, public, first.manifest)
+    assert not again.full and again.render == [] and not again.lists

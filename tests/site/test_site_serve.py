@@ -37,9 +37,10 @@ def hugo_server(tmp_path):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
+    log = tmp_path / "hugo-server.log"   # with what each rebuild checked (--logLevel info)
     server = subprocess.Popen([str(hugo_binary()), "server", "--bind", "127.0.0.1", "--port", str(port),
-                               "--baseURL", url + "/"], cwd=site_dir,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               "--baseURL", url + "/", "--logLevel", "info"], cwd=site_dir,
+                              stdout=log.open("w"), stderr=subprocess.STDOUT)
     try:
         for _ in range(240):
             try:
@@ -98,3 +99,46 @@ def test_a_rename_shows_on_its_page_and_where_another_page_links_it(hugo_server)
     _shows_within(f"{url}/adapters/fixture-second-jms/", "<title>Otherfixture Renamed dock — uasdb</title>", 2.0)
     _shows_within(f"{url}/adapters/fixture-naughty-jms/", ">Otherfixture Renamed dock</a>", 2.0)
     assert "Otherfixture Noboot dock" not in _get(f"{url}/adapters/fixture-naughty-jms/")
+
+
+def test_once_primed_a_save_is_checked_against_the_pages_shown_not_every_page(hugo_server, tmp_path):
+    """The watcher primes Hugo's server once it answers (watch.ServerPrimer): Hugo then re-renders, and checks a
+    change against, only the pages asked for since. Before, each rebuild checked every page it had rendered, which
+    at 10,000 products cost 1.5 to 4 s a save."""
+    import re
+
+    from uasdb.publish.watch import ServerPrimer
+
+    url, data, out, re_export = hugo_server
+    log = tmp_path / "hugo-server.log"
+    pages = int(re.search(r"Pages\s+│\s+(\d+)", log.read_text(encoding="utf-8")).group(1))
+
+    record = data / "adapters" / "fixture-nice-sata.yaml"
+    original = record.read_text(encoding="utf-8")
+
+    def rebuilds() -> int:
+        return log.read_text(encoding="utf-8").count("Total in")
+
+    def edit_a_note(new: str) -> list[int]:
+        """Edit the nice adapter's note, export, see it on its page; what Hugo's rebuilds checked meanwhile."""
+        before = len(log.read_text(encoding="utf-8"))
+        record.write_text(original.replace("Synthetic report for the site tests.", new, 1), encoding="utf-8")
+        assert re_export() == []
+        _shows_within(f"{url}/adapters/fixture-nice-sata/", new, 2.0)
+        time.sleep(0.6)  # Hugo's rebuild is logged as it ends
+        return [int(n) for n in re.findall(r"resolve page output change set .*?checked (\d+)",
+                                           log.read_text(encoding="utf-8")[before:])]
+
+    checked = edit_a_note("A note before priming, edited live.")
+    assert checked and max(checked) >= pages  # every rendered page checked at least once
+    built = rebuilds()
+    assert ServerPrimer(url + "/", out, every=0).poll()
+    deadline = time.monotonic() + 30
+    while rebuilds() == built:  # the data change the primer made
+        assert time.monotonic() < deadline, "Hugo's server never rebuilt after the primer"
+        time.sleep(0.1)
+    _get(f"{url}/adapters/fixture-nice-sata/")  # a browser shows the page
+    checked = edit_a_note("A note after priming, edited live.")
+    assert checked and max(checked) < pages // 4, checked  # the pages shown since, not all of them
+    # A page not asked for since is rendered when it is, with its model as it is now.
+    assert "Otherfixture Noboot dock" in _get(f"{url}/adapters/fixture-second-jms/")

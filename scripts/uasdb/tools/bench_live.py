@@ -142,7 +142,8 @@ def _measure(data: Path, work: Path, edits: int, interval: float, change: Callab
     log = open(work / "hugo-server.log", "w")   # kept with --keep: which rebuild showed the edit, and when
     watch_log = open(work / "watch.log", "w")   # the watcher's line per export, with the seconds it took
     watcher = subprocess.Popen([sys.executable, "-m", "uasdb.publish.watch", "--out", str(generated), "--data", str(data_copy),
-                                "--interval", str(interval)], stdout=watch_log, stderr=subprocess.STDOUT)
+                                "--interval", str(interval), "--server", f"http://127.0.0.1:{port}/"],
+                               stdout=watch_log, stderr=subprocess.STDOUT)
     server = subprocess.Popen([hugo_binary(), "server", "--source", str(site), "--bind", "127.0.0.1", "--port", str(port),
                                "--baseURL", f"http://127.0.0.1:{port}/"], stdout=log, stderr=log)
     original = record.read_text(encoding="utf-8")
@@ -154,6 +155,12 @@ def _measure(data: Path, work: Path, edits: int, interval: float, change: Callab
         # would be timed with it. It says "watching" when it is ready.
         if not _wait_for_line(work / "watch.log", "watching", timeout=600):
             raise RuntimeError("the watcher never finished its first check (see watch.log)")
+        # As under `make serve`, the watcher sets Hugo's server up once it answers (watch.ServerPrimer); an edit
+        # saved before that would be timed with the rebuild it causes.
+        if not _wait_for_line(work / "watch.log", "Hugo's server is up", timeout=600):
+            raise RuntimeError("the watcher never saw Hugo's server (see watch.log)")
+        if not _wait_for_line(work / "hugo-server.log", "Total in", timeout=300):  # the rebuild that follows
+            raise RuntimeError("hugo server never rebuilt after the watcher set it up (see hugo-server.log)")
         time.sleep(interval * 2)   # let the watcher take its first snapshot
         for n in range(edits):
             marker = f"live-edit-{n}-{int(time.time())}"
@@ -192,13 +199,17 @@ def _measure(data: Path, work: Path, edits: int, interval: float, change: Callab
 
 def split_live_edit(watch_log: str, hugo_log: str) -> dict[str, float]:
     """Where a live edit's time goes, from the two processes' logs: the watcher's export (its "exported again in
-    N s" lines) and Hugo's rebuilds after the export changed ("Data changed" then "Total in N ms"). Medians over
-    the edits; the edit and its undo both count, as both are exports of one changed record. The watcher's first
-    phase (the edited product's own file, written before the rest: "page first, in N s") is its own figure."""
+    N s" lines) and Hugo's rebuilds after the export changed (a rebuild whose changes begin with a product's model,
+    "Asset changed /api/v1/adapters/", or with the export's data, "Data changed", up to its "Total in N ms"; not
+    the one that follows the watcher's priming, which rewrites data/common.json once). Medians over the edits; the
+    edit and its undo both count, as both are exports of one changed record. The watcher's first phase (the
+    edited product's own file, written before the rest: "page first, in N s") is its own figure."""
     exports = [float(s) for s in re.findall(r"exported again in ([0-9.]+) s", watch_log)]
     firsts = [float(s) for s in re.findall(r"page first, in ([0-9.]+) s", watch_log)]
-    rebuilds = [int(ms) / 1000 for ms in re.findall(r"Data changed [^\n]*\n(?:(?!Change detected)[^\n]*\n)*?Total in (\d+) ms",
-                                                      hugo_log)]
+    if "Hugo's server is up" in watch_log:  # the first data change is the priming, not an edit
+        hugo_log = re.sub(r"Data changed /generated/common\.json\n", "", hugo_log, count=1)
+    rebuilds = [int(ms) / 1000 for ms in re.findall(r"\n(?:Data changed |Asset changed /api/v1/adapters/)[^\n]*\n"
+                                                      r"(?:(?!Change detected)[^\n]*\n)*?Total in (\d+) ms", "\n" + hugo_log)]
     split = {}
     if exports:
         split["live_edit_export_s"] = round(statistics.median(exports), 2)
