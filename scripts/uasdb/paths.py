@@ -1,6 +1,7 @@
 """Where the repository's parts are, for every module that reads or writes them (the probe excepted: it ships
 as one stand-alone file and finds a checkout's data/ by itself)."""
 import os
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -64,3 +65,22 @@ class Folder:
         if target == self._base or not target.startswith(self._prefix):
             raise OutsideFolder(f"{relative!r} would be written outside {self.folder}")
         return os.path.join(self.folder, relative)
+
+
+def walk_files(root: str | Path, skip: Sequence[str | Path] | frozenset[str] = (), prefix: str = ""
+               ) -> Iterator[tuple[str, os.DirEntry]]:
+    """(path relative to `root` with /, entry) of every entry under the folder `root` that is not a folder, sorted,
+    not following links (a link, even to a folder, is an entry of its own), except under `skip`. Plain os calls on
+    text paths: at 10,000 products public/ holds 90,000 files."""
+    skipped = skip if isinstance(skip, frozenset) else frozenset(os.fspath(s) for s in skip)
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.path in skipped:
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            yield from walk_files(entry.path, skipped, f"{prefix}{entry.name}/")
+        else:
+            yield prefix + entry.name, entry

@@ -31,7 +31,7 @@ from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..paths import DATA_DIR, REPO_ROOT, Folder, OutsideFolder
+from ..paths import DATA_DIR, REPO_ROOT, Folder, OutsideFolder, walk_files
 from ..records import cache as content_cache
 from ..records.database import KIND_DIRS, LoadCache, Record, check, paused_gc, relative_to, today_for_checks
 from ..records.loader import Loaded
@@ -284,19 +284,11 @@ def _plain_files(out_dir: Path) -> set[str] | None:
         return found
     if not out_dir.is_dir() or out_dir.is_symlink():
         return None
-
-    def walk(folder: str, prefix: str) -> bool:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    if not walk(entry.path, f"{prefix}{entry.name}/"):
-                        return False
-                elif entry.is_file(follow_symlinks=False):
-                    found.add(prefix + entry.name)
-                else:
-                    return False
-        return True
-    return found if walk(os.fspath(out_dir), "") else None
+    for relative, entry in walk_files(out_dir):
+        if not entry.is_file(follow_symlinks=False):
+            return None
+        found.add(relative)
+    return found
 
 
 def _holds(path: Path, parts: Iterable[str]) -> bool:

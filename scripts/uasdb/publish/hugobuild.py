@@ -46,12 +46,14 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from ..paths import walk_files
 
 MANIFEST_VERSION = 2
 LISTS_SEGMENT, CHANGED_SEGMENT = "uasdb-lists", "uasdb-changed"
@@ -119,23 +121,6 @@ class _Digests:
         return str(digest)
 
 
-def _files(root: str | Path, skip: Sequence[str | Path] | frozenset[str] = (), prefix: str = "") -> Iterator[tuple[str, os.DirEntry]]:
-    """(path relative to `root`, entry) of every file under the folder `root`, sorted, not following links, except
-    under `skip`. Plain os calls on text paths: at 10,000 products public/ holds 90,000 files."""
-    skipped = skip if isinstance(skip, frozenset) else frozenset(os.fspath(s) for s in skip)
-    try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
-    except OSError:
-        return
-    for entry in entries:
-        if entry.path in skipped:
-            continue
-        if entry.is_dir(follow_symlinks=False):
-            yield from _files(entry.path, skipped, f"{prefix}{entry.name}/")
-        else:
-            yield prefix + entry.name, entry
-
-
 def _mounts(site: Path) -> list[tuple[Path, str, list[str]]]:
     """hugo.yaml's mounts: each source folder, its target and its `files` globs (none: every file)."""
     config = yaml.safe_load((site / "hugo.yaml").read_text(encoding="utf-8")) or {}
@@ -160,7 +145,7 @@ def public_fingerprint(public: Path) -> str:
     digest = hashlib.sha256()
     if not public.is_dir():
         return "missing"
-    for relative, entry in _files(public, [public / name for name in UNTRACKED_PUBLIC]):
+    for relative, entry in walk_files(public, [public / name for name in UNTRACKED_PUBLIC]):
         try:
             st = entry.stat(follow_symlinks=False)
         except OSError:
@@ -194,7 +179,7 @@ def plan(site: Path, public: Path, previous: Mapping[str, Any] | None, hugo_id: 
     def add_tree(root: Path, skip: Sequence[Path] = ()) -> None:
         if root.is_file():
             glob.update(f"{root}\0{digests.of(root)}\n".encode())
-        for _, entry in _files(root, skip):
+        for _, entry in walk_files(root, skip):
             glob.update(f"{entry.path}\0{digests.of(entry.path)}\n".encode())
 
     # site/ itself: config, content adapters, layouts, assets, static (not the export, not Hugo's resources).
@@ -207,11 +192,11 @@ def plan(site: Path, public: Path, previous: Mapping[str, Any] | None, hugo_id: 
             if target == "static" and source == export / "static":
                 static = source
             # Not read by pages; Hugo copies what is new or changed, a removal is handled below.
-            static_files += [f"{target}/{relative}" for relative, _ in _files(source) if _mounted(relative, globs)]
+            static_files += [f"{target}/{relative}" for relative, _ in walk_files(source) if _mounted(relative, globs)]
             continue
         add_tree(source, [pages_file, names_file, *(export / "data" / name for name in LISTS_DATA)])
     if models is not None:  # published as pages read them, or by the API index: one gone would stay in public/
-        static_files += [f"api/{relative}" for relative, _ in _files(models)]
+        static_files += [f"api/{relative}" for relative, _ in walk_files(models)]
     glob.update(b"pages.json\0names.json\0")
 
     try:
@@ -248,7 +233,7 @@ def plan(site: Path, public: Path, previous: Mapping[str, Any] | None, hugo_id: 
             sources[path] = (str(entry["id"]) if key == "adapters" else None, model_file)
     if models is not None:
         own = {f"{e.get('model')}"[len("api/"):] for key in ENTITY_PATHS for e in page_lists.get(key) or []}
-        for relative, entry in _files(models):
+        for relative, entry in walk_files(models):
             if relative not in own:
                 shared.update(f"{relative}\0{digests.of(entry.path)}\n".encode())
     manifest = {"version": MANIFEST_VERSION, "stamp_ns": stamp_ns, "global": glob.hexdigest(), "pages": pages,

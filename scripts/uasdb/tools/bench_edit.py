@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from ..paths import DATA_DIR
+from ..paths import DATA_DIR, walk_files
 from ..publish.adapter import BuildCache
 from ..publish.export import sources_catalog
 from ..publish.watch import State, refresh
@@ -42,8 +42,8 @@ from .synth import RecordDumper, generate
 
 
 def _stamps(out: Path) -> dict[str, tuple[int, int, int]]:
-    return {p.relative_to(out).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns, p.stat().st_size)
-            for p in out.rglob("*") if p.is_file()}
+    return {relative: (state.st_ino, state.st_mtime_ns, state.st_size)
+            for relative, entry in walk_files(out) if entry.is_file() for state in [entry.stat()]}
 
 
 def kind_of(path: str) -> str:
